@@ -1,0 +1,5 @@
+//! Botifarra: a card-game server.
+
+pub mod rules;
+pub mod sim;
+pub mod store;

@@ -1,0 +1,395 @@
+//! Cards, suits, ranks and card sets (RULES.md section 1).
+//!
+//! A card is a number 0..48: `suit * 12 + strength`, where strength 0 is the
+//! lowest card of the suit (the 2) and 11 the highest (the 9, manilla). With
+//! this layout a hand is a `u64` bit set in which, inside one suit, a higher
+//! bit is a stronger card: "the cards that beat X in its suit" is a shift and
+//! a mask, and "the lowest card of a suit" is a trailing-zero count.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One of the four suits of the Spanish deck.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suit {
+    /// Oros (coins), letter `O`.
+    Oros = 0,
+    /// Copes (cups), letter `C`.
+    Copes = 1,
+    /// Espases (swords), letter `E`.
+    Espases = 2,
+    /// Bastos (clubs), letter `B`.
+    Bastos = 3,
+}
+
+impl Suit {
+    /// All suits, in the order of their codes.
+    pub const ALL: [Suit; 4] = [Suit::Oros, Suit::Copes, Suit::Espases, Suit::Bastos];
+
+    /// The suit with this index (0..4).
+    #[inline]
+    pub fn from_index(i: u8) -> Suit {
+        Suit::ALL[(i & 3) as usize]
+    }
+
+    /// The one-letter code: `O`, `C`, `E` or `B`.
+    pub fn letter(self) -> char {
+        ['O', 'C', 'E', 'B'][self as usize]
+    }
+
+    /// Parses a one-letter code, case-insensitively.
+    pub fn from_letter(c: char) -> Option<Suit> {
+        match c.to_ascii_uppercase() {
+            'O' => Some(Suit::Oros),
+            'C' => Some(Suit::Copes),
+            'E' => Some(Suit::Espases),
+            'B' => Some(Suit::Bastos),
+            _ => None,
+        }
+    }
+
+    /// Every card of this suit.
+    #[inline]
+    pub fn mask(self) -> CardSet {
+        CardSet(0xFFF << (self as u32 * 12))
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// Ranks from the lowest strength to the highest: 2 3 4 5 6 7 8 10 11 12 1 9.
+const RANK_BY_STRENGTH: [u8; 12] = [2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 1, 9];
+/// Card points by strength: 9 → 5, 1 → 4, 12 → 3, 11 → 2, 10 → 1, others 0.
+const POINTS_BY_STRENGTH: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5];
+
+/// One card of the 48-card Spanish deck.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(pub(crate) u8);
+
+impl Card {
+    /// The card with this index (0..48); `None` out of range.
+    pub fn from_index(i: u8) -> Option<Card> {
+        (i < 48).then_some(Card(i))
+    }
+
+    /// The card of this suit and strength (0 = the 2, 11 = the 9).
+    #[inline]
+    pub fn new(suit: Suit, strength: u8) -> Card {
+        debug_assert!(strength < 12);
+        Card(suit as u8 * 12 + strength)
+    }
+
+    /// The card of this suit and printed rank (1..=12); `None` for another rank.
+    pub fn from_rank(rank: u8, suit: Suit) -> Option<Card> {
+        let strength = RANK_BY_STRENGTH.iter().position(|&r| r == rank)?;
+        Some(Card::new(suit, strength as u8))
+    }
+
+    /// The index 0..48 (also the bit of this card in a [`CardSet`]).
+    #[inline]
+    pub fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The suit.
+    #[inline]
+    pub fn suit(self) -> Suit {
+        Suit::from_index(self.0 / 12)
+    }
+
+    /// Strength inside the suit: 0 for the 2 up to 11 for the 9.
+    #[inline]
+    pub fn strength(self) -> u8 {
+        self.0 % 12
+    }
+
+    /// The printed rank, 1..=12.
+    pub fn rank(self) -> u8 {
+        RANK_BY_STRENGTH[self.strength() as usize]
+    }
+
+    /// Card points: 9 → 5, 1 → 4, 12 → 3, 11 → 2, 10 → 1, others 0.
+    #[inline]
+    pub fn points(self) -> u8 {
+        POINTS_BY_STRENGTH[self.strength() as usize]
+    }
+
+    /// Whether the card counts points (9, 1, 12, 11 or 10).
+    #[inline]
+    pub fn is_counting(self) -> bool {
+        self.strength() >= 7
+    }
+
+    /// The set holding only this card.
+    #[inline]
+    pub fn bit(self) -> CardSet {
+        CardSet(1u64 << self.0)
+    }
+
+    /// The cards of the same suit that are stronger than this one.
+    #[inline]
+    pub fn higher_in_suit(self) -> CardSet {
+        let suit_mask = self.suit().mask().0;
+        CardSet(suit_mask & !((2u64 << self.0) - 1))
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank(), self.suit().letter())
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a card code could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown card {0:?}: a card is a rank 1-12 followed by a suit O, C, E or B, like \"9O\"")]
+pub struct ParseCardError(pub String);
+
+impl FromStr for Card {
+    type Err = ParseCardError;
+
+    fn from_str(s: &str) -> Result<Card, ParseCardError> {
+        let err = || ParseCardError(s.to_string());
+        let t = s.trim();
+        let suit_char = t.chars().last().ok_or_else(err)?;
+        let suit = Suit::from_letter(suit_char).ok_or_else(err)?;
+        let digits = &t[..t.len() - suit_char.len_utf8()];
+        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let rank: u8 = digits.parse().map_err(|_| err())?;
+        Card::from_rank(rank, suit).ok_or_else(err)
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A set of cards as a 64-bit mask (bits 0..48).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    /// No card.
+    pub const EMPTY: CardSet = CardSet(0);
+    /// All 48 cards.
+    pub const FULL: CardSet = CardSet((1u64 << 48) - 1);
+
+    /// Whether the set holds no card.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many cards the set holds.
+    #[inline]
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the card is in the set.
+    #[inline]
+    pub fn contains(self, c: Card) -> bool {
+        self.0 >> c.0 & 1 == 1
+    }
+
+    /// Adds a card.
+    #[inline]
+    pub fn insert(&mut self, c: Card) {
+        self.0 |= 1u64 << c.0;
+    }
+
+    /// Removes a card.
+    #[inline]
+    pub fn remove(&mut self, c: Card) {
+        self.0 &= !(1u64 << c.0);
+    }
+
+    /// The cards of this set in suit `s`.
+    #[inline]
+    pub fn of_suit(self, s: Suit) -> CardSet {
+        CardSet(self.0 & s.mask().0)
+    }
+
+    /// The lowest-index card (for a one-suit set: its weakest card).
+    #[inline]
+    pub fn lowest(self) -> Option<Card> {
+        (self.0 != 0).then(|| Card(self.0.trailing_zeros() as u8))
+    }
+
+    /// The weakest card of every suit present in the set.
+    pub fn lowest_of_each_suit(self) -> CardSet {
+        let mut out = CardSet::EMPTY;
+        for s in Suit::ALL {
+            if let Some(c) = self.of_suit(s).lowest() {
+                out.insert(c);
+            }
+        }
+        out
+    }
+
+    /// The counting cards (9, 1, 12, 11, 10) of the set.
+    #[inline]
+    pub fn counting(self) -> CardSet {
+        // Strengths 7..12 of every suit.
+        const COUNTING: u64 = 0xF80 | 0xF80 << 12 | 0xF80 << 24 | 0xF80 << 36;
+        CardSet(self.0 & COUNTING)
+    }
+
+    /// Sum of the card points of the set.
+    pub fn points(self) -> u32 {
+        self.iter().map(|c| c.points() as u32).sum()
+    }
+
+    /// The `n`-th card of the set in index order (0-based), if any.
+    #[inline]
+    pub fn nth(self, mut n: u32) -> Option<Card> {
+        let mut bits = self.0;
+        while bits != 0 {
+            if n == 0 {
+                return Some(Card(bits.trailing_zeros() as u8));
+            }
+            bits &= bits - 1;
+            n -= 1;
+        }
+        None
+    }
+
+    /// The cards in index order (suit O, C, E, B; weakest first in each).
+    #[inline]
+    pub fn iter(self) -> CardIter {
+        CardIter(self.0)
+    }
+}
+
+impl std::ops::BitOr for CardSet {
+    type Output = CardSet;
+    #[inline]
+    fn bitor(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitAnd for CardSet {
+    type Output = CardSet;
+    #[inline]
+    fn bitand(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & o.0)
+    }
+}
+
+impl std::ops::Not for CardSet {
+    type Output = CardSet;
+    #[inline]
+    fn not(self) -> CardSet {
+        CardSet(!self.0 & CardSet::FULL.0)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(it: I) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for c in it {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Stored compactly as the bit mask.
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let v = u64::deserialize(d)?;
+        if v & !CardSet::FULL.0 != 0 {
+            return Err(serde::de::Error::custom("card set has bits beyond the 48 cards"));
+        }
+        Ok(CardSet(v))
+    }
+}
+
+/// Iterator over the cards of a [`CardSet`].
+pub struct CardIter(u64);
+
+impl Iterator for CardIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Card(i as u8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn card_codes_round_trip_and_parse_case_insensitively() {
+        for i in 0..48 {
+            let c = Card::from_index(i).unwrap();
+            assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
+            assert_eq!(c.to_string().to_lowercase().parse::<Card>().unwrap(), c);
+        }
+        assert_eq!("12b".parse::<Card>().unwrap().to_string(), "12B");
+        for bad in ["", "O", "13O", "0O", "9X", "9", "x9O", "09O0", "1 O", "+1O"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad} should not parse");
+        }
+    }
+
+    #[test]
+    fn order_inside_a_suit_is_9_1_12_11_10_8_down_to_2() {
+        let order = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
+        for w in order.windows(2) {
+            let hi = Card::from_rank(w[0], Suit::Copes).unwrap();
+            let lo = Card::from_rank(w[1], Suit::Copes).unwrap();
+            assert!(lo.higher_in_suit().contains(hi));
+            assert!(!hi.higher_in_suit().contains(lo));
+        }
+    }
+
+    #[test]
+    fn deck_holds_60_card_points() {
+        assert_eq!(CardSet::FULL.points(), 60);
+        let nine = Card::from_rank(9, Suit::Oros).unwrap();
+        assert_eq!(nine.points(), 5);
+        assert_eq!(CardSet::FULL.counting().len(), 20);
+    }
+}

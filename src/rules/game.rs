@@ -1,0 +1,414 @@
+//! A match (partida): a series of hands until a side reaches the target.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::card::{Card, CardSet};
+use super::contract::{Call, Trump, TrumpChoice};
+use super::deck::{self, HandRng, Seed};
+use super::hand::{HandState, Stage};
+use super::scoring::{HandResult, Winner, score_forfeit, score_hand, winner_of};
+use super::seat::{Seat, Table};
+use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
+
+/// The phase of a match, as the API names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// The dealer is to deal the next hand.
+    AwaitingDeal,
+    /// Trump is being chosen.
+    ChoosingTrump,
+    /// Doubles are being said.
+    Doubling,
+    /// Cards are being played.
+    Playing,
+    /// The match has ended.
+    MatchOver,
+}
+
+impl Phase {
+    /// The API word for the phase.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::AwaitingDeal => "awaiting_deal",
+            Phase::ChoosingTrump => "choosing_trump",
+            Phase::Doubling => "doubling",
+            Phase::Playing => "playing",
+            Phase::MatchOver => "match_over",
+        }
+    }
+}
+
+/// One move of a seat, exactly as `legal_actions` lists it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Deal the next hand (the dealer, in phase `awaiting_deal`).
+    Deal,
+    /// Name trump or hand the choice on (phase `choosing_trump`).
+    Trump {
+        /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` or `estevet`.
+        choice: TrumpChoice,
+    },
+    /// Double or pass (phase `doubling`).
+    Double {
+        /// `contro`, `recontro`, `sant_vicenc` or `pass`.
+        call: Call,
+    },
+    /// Play a card (phase `playing`).
+    Play {
+        /// A card code such as `9O`.
+        card: Card,
+    },
+}
+
+impl Action {
+    /// The phase in which this kind of action is made.
+    pub fn phase(self) -> Phase {
+        match self {
+            Action::Deal => Phase::AwaitingDeal,
+            Action::Trump { .. } => Phase::ChoosingTrump,
+            Action::Double { .. } => Phase::Doubling,
+            Action::Play { .. } => Phase::Playing,
+        }
+    }
+}
+
+/// Why an action was refused. The state is left untouched.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    /// The action belongs to another phase.
+    #[error("the match is in phase {phase}, this action needs {expected}", phase = .phase.as_str(), expected = .expected.as_str())]
+    WrongPhase {
+        /// The phase the match is in.
+        phase: Phase,
+        /// The phase the action needs.
+        expected: Phase,
+    },
+    /// Another seat is to act.
+    #[error("it is not your turn: seat {turn:?} is to act")]
+    NotYourTurn {
+        /// The seat to act.
+        turn: Option<Seat>,
+    },
+    /// The action breaks a rule; the text names it.
+    #[error("{0}")]
+    Illegal(String),
+}
+
+/// Something that happened, with every detail (the service redacts hidden
+/// cards per viewer before showing it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A hand was dealt; `hands` holds every seat's cards (hidden on output).
+    HandDealt { hand_number: u32, dealer: Seat, hands: [CardSet; 4] },
+    /// The trump choice was handed on.
+    Delegated { seat: Seat, to: Seat, estevet: bool },
+    /// Trump was named.
+    TrumpChosen { seat: Seat, trump: Trump },
+    /// A doubling call, and the multiplier after it.
+    DoubleCalled { seat: Seat, call: Call, multiplier: u32 },
+    /// A card was played.
+    CardPlayed { seat: Seat, card: Card },
+    /// A trick was completed; `points` it carried, its trick point included.
+    TrickWon { seat: Seat, points: u8 },
+    /// A side forfeited the hand.
+    HandForfeited { seat: Seat, side: u8 },
+    /// A hand was scored.
+    HandScored { result: Box<HandResult> },
+    /// The match ended.
+    MatchOver { winner: Winner, scores: Vec<i32> },
+}
+
+/// One entry of a match's move log: an action, or a resignation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Move {
+    /// `seat` made `action`.
+    Act(Seat, Action),
+    /// `seat` resigned the hand for its side.
+    Resign(Seat),
+}
+
+/// The whole state of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Match {
+    /// The options chosen at creation.
+    pub rules: Rules,
+    /// The 256-bit seed every deal derives from.
+    #[serde(with = "hex_seed")]
+    pub seed: Seed,
+    /// The dealer of the hand in progress, or of the next hand.
+    pub dealer: Seat,
+    /// The card turned to draw the first dealer, if drawn.
+    pub first_dealer_card: Option<Card>,
+    /// Hands dealt so far.
+    pub hands_dealt: u32,
+    /// The hand in progress.
+    pub hand: Option<HandState>,
+    /// Every finished hand, complete (deal, calls, tricks).
+    pub history: Vec<HandState>,
+    /// The result of every finished hand.
+    pub results: Vec<HandResult>,
+    /// Match totals per side.
+    pub scores: [i32; 4],
+    /// Set when the match is over.
+    pub winner: Option<Winner>,
+}
+
+impl Match {
+    /// A new match in phase `awaiting_deal`, the first dealer drawn or given.
+    ///
+    /// # Errors
+    /// [`RulesError`] when the options cannot be played together.
+    pub fn new(rules: Rules, seed: Seed) -> Result<Match, RulesError> {
+        rules.validate()?;
+        let table = rules.variant.table();
+        let (dealer, first_dealer_card) = match rules.first_dealer {
+            FirstDealer::Seat(s) => (s, None),
+            FirstDealer::Draw => {
+                let (s, c) = deck::draw_first_dealer(&seed, rules.variant.deck(), table);
+                (s, Some(c))
+            }
+        };
+        Ok(Match {
+            rules,
+            seed,
+            dealer,
+            first_dealer_card,
+            hands_dealt: 0,
+            hand: None,
+            history: Vec::new(),
+            results: Vec::new(),
+            scores: [0; 4],
+            winner: None,
+        })
+    }
+
+    /// The seating of this variant.
+    #[inline]
+    pub fn table(&self) -> Table {
+        self.rules.variant.table()
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        if self.winner.is_some() {
+            return Phase::MatchOver;
+        }
+        match self.hand.as_ref().map(|h| h.stage) {
+            None | Some(Stage::Over) => Phase::AwaitingDeal,
+            Some(Stage::ChoosingTrump) => Phase::ChoosingTrump,
+            Some(Stage::Doubling) => Phase::Doubling,
+            Some(Stage::Playing) => Phase::Playing,
+        }
+    }
+
+    /// The seat to act, or `None` when the match is over.
+    pub fn turn(&self) -> Option<Seat> {
+        match (self.phase(), &self.hand) {
+            (Phase::MatchOver, _) => None,
+            (Phase::AwaitingDeal, _) | (_, None) => Some(self.dealer),
+            (_, Some(h)) => Some(h.turn),
+        }
+    }
+
+    /// The actions `seat` may make now (empty when it is not its turn).
+    pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if self.turn() != Some(seat) {
+            return Vec::new();
+        }
+        let table = self.table();
+        match (self.phase(), &self.hand) {
+            (Phase::AwaitingDeal, _) => vec![Action::Deal],
+            (Phase::ChoosingTrump, Some(h)) => {
+                h.trump_choices(table).map(|choice| Action::Trump { choice }).collect()
+            }
+            (Phase::Doubling, Some(h)) => {
+                h.double_calls().into_iter().map(|call| Action::Double { call }).collect()
+            }
+            (Phase::Playing, Some(h)) => {
+                h.legal_cards(&self.rules, table).iter().map(|card| Action::Play { card }).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Applies `action` for `seat`, appending what happened to `events`.
+    ///
+    /// # Errors
+    /// [`RuleError`] when the action is refused; the match is then unchanged
+    /// and nothing is appended.
+    pub fn apply(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        let phase = self.phase();
+        if phase != action.phase() {
+            return Err(RuleError::WrongPhase { phase, expected: action.phase() });
+        }
+        if self.turn() != Some(seat) {
+            return Err(RuleError::NotYourTurn { turn: self.turn() });
+        }
+        let table = self.table();
+        let rules = &self.rules;
+        match (action, self.hand.as_mut()) {
+            (Action::Deal, _) => {
+                self.deal(events);
+                return Ok(());
+            }
+            (Action::Trump { choice }, Some(h)) => h.choose(rules, table, choice, events)?,
+            (Action::Double { call }, Some(h)) => h.double(rules, table, call, events)?,
+            (Action::Play { card }, Some(h)) => h.play(rules, table, card, events)?,
+            _ => return Err(RuleError::Illegal("no hand in progress".into())),
+        }
+        if self.hand.as_ref().is_some_and(|h| h.stage == Stage::Over) {
+            self.finish_hand(events);
+        }
+        Ok(())
+    }
+
+    /// `seat`'s side forfeits the hand in progress (RULES.md section 5).
+    ///
+    /// # Errors
+    /// [`RuleError::WrongPhase`] when no hand is in progress.
+    pub fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        let phase = self.phase();
+        let Some(h) = self.hand.as_mut().filter(|_| matches!(phase, Phase::ChoosingTrump | Phase::Doubling | Phase::Playing)) else {
+            return Err(RuleError::WrongPhase { phase, expected: Phase::Playing });
+        };
+        let side = self.rules.variant.table().side(seat);
+        h.forfeit = Some(side);
+        h.forfeited_by = Some(seat);
+        h.stage = Stage::Over;
+        events.push(Event::HandForfeited { seat, side });
+        self.finish_hand(events);
+        Ok(())
+    }
+
+    fn deal(&mut self, events: &mut Vec<Event>) {
+        let table = self.table();
+        let number = self.hands_dealt + 1;
+        let mut rng = HandRng::new(&self.seed, number);
+        let stacked = match self.rules.shuffle {
+            ShuffleMode::StackAndCut => self.history.last().and_then(|h| stacked_deck(h, table)),
+            ShuffleMode::Full => None,
+        };
+        let cards = match stacked {
+            Some(mut cards) => {
+                rng.cut(&mut cards);
+                cards
+            }
+            None => deck::shuffled(self.rules.variant.deck(), &mut rng),
+        };
+        let dealt = deck::deal(&cards, self.dealer, table);
+        self.hands_dealt = number;
+        self.hand = Some(HandState::new(number, self.dealer, dealt));
+        events.push(Event::HandDealt { hand_number: number, dealer: self.dealer, hands: dealt });
+    }
+
+    fn finish_hand(&mut self, events: &mut Vec<Event>) {
+        let Some(h) = self.hand.take() else { return };
+        let table = self.table();
+        let result = match h.forfeit {
+            Some(side) => score_forfeit(&self.rules, &h, side),
+            None => score_hand(&self.rules, &h),
+        };
+        for (total, rec) in self.scores.iter_mut().zip(&result.recorded) {
+            *total += *rec as i32;
+        }
+        events.push(Event::HandScored { result: Box::new(result.clone()) });
+        self.results.push(result);
+        self.history.push(h);
+        self.dealer = table.next(self.dealer);
+        let sides = table.sides() as usize;
+        let reached = self.scores[..sides].iter().any(|&s| s >= self.rules.target as i32);
+        let last = self.rules.max_hands.is_some_and(|m| self.hands_dealt >= m);
+        if reached || last {
+            let winner = winner_of(&self.scores[..sides]);
+            self.winner = Some(winner);
+            events.push(Event::MatchOver { winner, scores: self.scores[..sides].to_vec() });
+        }
+    }
+
+    /// Every move made so far, in order: replaying them on a new match with
+    /// the same rules and seed reproduces this one.
+    pub fn moves(&self) -> Vec<Move> {
+        let table = self.table();
+        let mut out = Vec::new();
+        for h in self.history.iter().chain(self.hand.as_ref()) {
+            out.push(Move::Act(h.dealer, Action::Deal));
+            out.extend(h.choices.iter().map(|c| Move::Act(c.seat, Action::Trump { choice: c.choice })));
+            out.extend(h.calls.iter().map(|c| Move::Act(c.seat, Action::Double { call: c.call })));
+            for t in h.tricks.iter().chain((h.stage == Stage::Playing).then_some(&h.trick)) {
+                for (seat, &card) in t.seats(table).zip(t.cards()) {
+                    out.push(Move::Act(seat, Action::Play { card }));
+                }
+            }
+            if let Some(seat) = h.forfeited_by {
+                out.push(Move::Resign(seat));
+            }
+        }
+        out
+    }
+
+    /// Rebuilds a match from its rules, seed and moves.
+    ///
+    /// # Errors
+    /// A message naming the first move that does not apply.
+    pub fn replay(rules: Rules, seed: Seed, moves: &[Move]) -> Result<Match, String> {
+        let mut m = Match::new(rules, seed).map_err(|e| e.to_string())?;
+        let mut events = Vec::new();
+        for (i, mv) in moves.iter().enumerate() {
+            let r = match *mv {
+                Move::Act(seat, action) => m.apply(seat, action, &mut events),
+                Move::Resign(seat) => m.resign(seat, &mut events),
+            };
+            r.map_err(|e| format!("move {i} ({mv:?}): {e}"))?;
+            events.clear();
+        }
+        Ok(m)
+    }
+
+    /// The multiplier in force in the hand in progress (1 when none).
+    pub fn multiplier(&self) -> u32 {
+        self.hand.as_ref().map_or(1, |h| h.multiplier(&self.rules))
+    }
+}
+
+/// The deck for the next hand under `stack_and_cut`: the previous dealer's
+/// side's pile of won tricks on top, then the other sides' piles in playing
+/// order; each pile in the order won, each trick in the order played. `None`
+/// when the hand did not finish (a forfeit): the next hand is shuffled.
+fn stacked_deck(prev: &HandState, table: Table) -> Option<Vec<Card>> {
+    if prev.forfeit.is_some() || prev.hands.iter().any(|h| !h.is_empty()) {
+        return None;
+    }
+    let winners: Vec<u8> = prev
+        .tricks
+        .iter()
+        .map(|t| t.winning(table).map_or(0, |(s, _)| table.side(s)))
+        .collect();
+    let first = table.side(prev.dealer);
+    let mut cards = Vec::with_capacity(48);
+    for k in 0..table.sides() {
+        let side = (first + k) % table.sides();
+        for (t, _) in prev.tricks.iter().zip(&winners).filter(|(_, w)| **w == side) {
+            cards.extend_from_slice(t.cards());
+        }
+    }
+    Some(cards)
+}
+
+mod hex_seed {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(seed: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&hex::encode(seed))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        let mut out = [0u8; 32];
+        hex::decode_to_slice(s.as_ref(), &mut out).map_err(serde::de::Error::custom)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,301 @@
+//! One hand (mà) as a state machine: choosing trump, doubling, 12 tricks.
+
+use serde::{Deserialize, Serialize};
+
+use super::card::{Card, CardSet};
+use super::contract::{Call, CallRecord, Speakers, Trump, TrumpChoice, doubling_round};
+use super::legal::{PlayContext, TrickSoFar, legal_cards, why_illegal};
+use super::seat::{Seat, Side, Table};
+use super::trick::Trick;
+use super::variant::Rules;
+use super::{Event, RuleError};
+
+/// Where a hand stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Someone must name trump or hand the choice on.
+    ChoosingTrump,
+    /// A doubling round is open.
+    Doubling,
+    /// Tricks are being played.
+    Playing,
+    /// All tricks played, or a side forfeited.
+    Over,
+}
+
+/// A trump-phase action said by a seat (for the record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceRecord {
+    /// Who spoke.
+    pub seat: Seat,
+    /// What they said.
+    pub choice: TrumpChoice,
+}
+
+/// The full state of one hand; when over, also its complete record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandState {
+    /// 1 for the first hand of the match.
+    pub number: u32,
+    /// Who dealt.
+    pub dealer: Seat,
+    /// The cards each seat was dealt.
+    pub dealt: [CardSet; 4],
+    /// The cards each seat still holds.
+    pub hands: [CardSet; 4],
+    /// Where the hand stands.
+    pub stage: Stage,
+    /// The seat to act (chooser, speaker or player); meaningless when over.
+    pub turn: Seat,
+    /// Trump-phase actions, in order.
+    pub choices: Vec<ChoiceRecord>,
+    /// Whether the seat to choose may still hand the choice on.
+    pub may_delegate: bool,
+    /// Who delegated with an Estevet, if anyone.
+    pub estevet_by: Option<Seat>,
+    /// The declaration, once made.
+    pub trump: Option<Trump>,
+    /// Who made it.
+    pub declarer: Option<Seat>,
+    /// Every doubling call including passes, in order.
+    pub calls: Vec<CallRecord>,
+    /// Doubles in force (0..=3).
+    pub doubles: u8,
+    /// Who said each double in force, in order.
+    pub doublers: Vec<Seat>,
+    /// The open doubling round.
+    pub speakers: Speakers,
+    /// The trick being played.
+    pub trick: Trick,
+    /// The completed tricks, in order.
+    pub tricks: Vec<Trick>,
+    /// Hand points taken per side.
+    pub points: [u8; 4],
+    /// Tricks won per side.
+    pub tricks_won: [u8; 4],
+    /// The side that forfeited the hand, if any.
+    pub forfeit: Option<Side>,
+    /// The seat whose resignation forfeited it.
+    pub forfeited_by: Option<Seat>,
+}
+
+impl HandState {
+    /// A freshly dealt hand: the dealer is to choose trump.
+    pub fn new(number: u32, dealer: Seat, dealt: [CardSet; 4]) -> HandState {
+        HandState {
+            number,
+            dealer,
+            dealt,
+            hands: dealt,
+            stage: Stage::ChoosingTrump,
+            turn: dealer,
+            choices: Vec::with_capacity(2),
+            may_delegate: true,
+            estevet_by: None,
+            trump: None,
+            declarer: None,
+            calls: Vec::with_capacity(3),
+            doubles: 0,
+            doublers: Vec::new(),
+            speakers: Speakers::default(),
+            trick: Trick::default(),
+            tricks: Vec::with_capacity(12),
+            points: [0; 4],
+            tricks_won: [0; 4],
+            forfeit: None,
+            forfeited_by: None,
+        }
+    }
+
+    /// The multiplier in force: 2 under botifarra, times the doubling factor.
+    pub fn multiplier(&self, rules: &Rules) -> u32 {
+        let base = if self.trump == Some(Trump::Botifarra) { 2 } else { 1 };
+        base * rules.doubling.factor(self.doubles)
+    }
+
+    /// The trump-phase choices the seat to choose may make now.
+    pub fn trump_choices(&self, table: Table) -> impl Iterator<Item = TrumpChoice> {
+        let hand_on = self.may_delegate;
+        let estevet = hand_on && !table.pairs;
+        let declare = super::card::Suit::ALL
+            .into_iter()
+            .map(Trump::Suit)
+            .chain([Trump::Botifarra])
+            .map(TrumpChoice::Declare);
+        declare
+            .chain(hand_on.then_some(TrumpChoice::Delegate))
+            .chain(estevet.then_some(TrumpChoice::Estevet))
+    }
+
+    /// Applies a trump-phase action by the seat to choose.
+    pub(crate) fn choose(
+        &mut self,
+        rules: &Rules,
+        table: Table,
+        choice: TrumpChoice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let seat = self.turn;
+        match choice {
+            TrumpChoice::Delegate | TrumpChoice::Estevet => {
+                if !self.may_delegate {
+                    return Err(RuleError::Illegal(
+                        "you received the choice and must name a suit or botifarra".into(),
+                    ));
+                }
+                let estevet = choice == TrumpChoice::Estevet;
+                if estevet && table.pairs {
+                    return Err(RuleError::Illegal("estevet exists only in abarrotada".into()));
+                }
+                let to = if table.pairs { table.after(seat, 2) } else { table.prev(seat) };
+                self.choices.push(ChoiceRecord { seat, choice });
+                // A pairs partner, a player handed an Estevet, and the dealer
+                // receiving the choice back must all choose.
+                self.may_delegate = !(table.pairs || estevet || to == self.dealer);
+                if estevet {
+                    self.estevet_by = Some(seat);
+                    self.doubles = 1;
+                    self.doublers.push(seat);
+                }
+                self.turn = to;
+                events.push(Event::Delegated { seat, to, estevet });
+            }
+            TrumpChoice::Declare(trump) => {
+                self.choices.push(ChoiceRecord { seat, choice });
+                self.trump = Some(trump);
+                self.declarer = Some(seat);
+                events.push(Event::TrumpChosen { seat, trump });
+                let level = self.doubles + 1;
+                self.open_round(rules, table, level);
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens the doubling round for `level`, or starts play when none is due.
+    fn open_round(&mut self, rules: &Rules, table: Table, level: u8) {
+        let declarer = self.declarer.unwrap_or(self.dealer);
+        let botifarra = self.trump == Some(Trump::Botifarra);
+        match doubling_round(rules, table, level, declarer, &self.doublers, botifarra) {
+            Some(sp) => {
+                self.speakers = sp;
+                self.stage = Stage::Doubling;
+                self.turn = sp.current().unwrap_or(declarer);
+            }
+            None => self.start_play(table),
+        }
+    }
+
+    fn start_play(&mut self, table: Table) {
+        self.stage = Stage::Playing;
+        self.turn = table.next(self.dealer);
+        self.trick = Trick::led_by(self.turn);
+    }
+
+    /// The calls the seat to speak may make now.
+    pub fn double_calls(&self) -> [Call; 2] {
+        [Call::at_level(self.doubles + 1), Call::Pass]
+    }
+
+    /// Applies a doubling call by the seat to speak.
+    pub(crate) fn double(
+        &mut self,
+        rules: &Rules,
+        table: Table,
+        call: Call,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let seat = self.turn;
+        let expected = Call::at_level(self.doubles + 1);
+        if call != Call::Pass && call != expected {
+            return Err(RuleError::Illegal(format!(
+                "the call now is {} or pass",
+                expected.as_str()
+            )));
+        }
+        self.calls.push(CallRecord { seat, call });
+        if call == Call::Pass {
+            self.speakers.pass();
+            events.push(Event::DoubleCalled { seat, call, multiplier: self.multiplier(rules) });
+            match self.speakers.current() {
+                Some(s) => self.turn = s,
+                None => self.start_play(table),
+            }
+        } else {
+            self.doubles += 1;
+            self.doublers.push(seat);
+            events.push(Event::DoubleCalled { seat, call, multiplier: self.multiplier(rules) });
+            let level = self.doubles + 1;
+            self.open_round(rules, table, level);
+        }
+        Ok(())
+    }
+
+    /// What the play rules see for the seat to play.
+    pub fn play_context(&self, rules: &Rules, table: Table) -> PlayContext {
+        let seat = self.turn;
+        let trick = self.trick.winning(table).map(|(winner, winning)| TrickSoFar {
+            led: self.trick.led().map_or(winning.suit(), Card::suit),
+            winning,
+            winner,
+            // Partners sit two places apart: the partner has played when
+            // they come within the cards already on the table.
+            partner_played: table.pairs && (seat + 6 - self.trick.leader) % 4 < self.trick.len() as u8,
+        });
+        PlayContext {
+            hand: self.hands[seat as usize],
+            trump: self.trump.and_then(Trump::suit),
+            trick,
+            seat,
+            table,
+            forced: rules.forced,
+            must_trump: rules.must_trump,
+        }
+    }
+
+    /// The cards the seat to play may play.
+    #[inline]
+    pub fn legal_cards(&self, rules: &Rules, table: Table) -> CardSet {
+        legal_cards(&self.play_context(rules, table))
+    }
+
+    /// Plays a card for the seat to play; closes the trick and the hand when
+    /// complete.
+    pub(crate) fn play(
+        &mut self,
+        rules: &Rules,
+        table: Table,
+        card: Card,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        let ctx = self.play_context(rules, table);
+        if !legal_cards(&ctx).contains(card) {
+            let why = why_illegal(&ctx, card).unwrap_or_else(|| "not allowed".into());
+            return Err(RuleError::Illegal(why));
+        }
+        let seat = self.turn;
+        self.hands[seat as usize].remove(card);
+        let trump = self.trump.and_then(Trump::suit);
+        self.trick.push(card, trump);
+        events.push(Event::CardPlayed { seat, card });
+        if (self.trick.len() as u8) < table.seats {
+            self.turn = table.next(seat);
+            return Ok(());
+        }
+        let (winner, _) = self.trick.winning(table).unwrap_or((seat, card));
+        let side = table.side(winner) as usize;
+        let won = self.trick.cards().iter().map(|c| c.points()).sum::<u8>() + 1;
+        self.points[side] += won;
+        self.tricks_won[side] += 1;
+        self.tricks.push(self.trick);
+        events.push(Event::TrickWon { seat: winner, points: won });
+        if self.hands.iter().all(|h| h.is_empty()) {
+            self.stage = Stage::Over;
+        } else {
+            self.turn = winner;
+            self.trick = Trick::led_by(winner);
+        }
+        Ok(())
+    }
+}

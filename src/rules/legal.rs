@@ -1,0 +1,177 @@
+//! Which cards may be played (RULES.md section 4, 4.1, 4.2 and 10).
+//!
+//! The legal set is computed in three narrowing stages over bit masks:
+//! follow suit; beat the opponents (or trump, with `must_trump`); and the
+//! forced mode. A card outside the final set is explained by the first stage
+//! that excluded it.
+
+use super::card::{Card, CardSet, Suit};
+use super::seat::{Seat, Table};
+
+/// Everything the play rules look at for one seat about to play.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayContext {
+    /// The cards the seat holds.
+    pub hand: CardSet,
+    /// The trump suit (none under botifarra).
+    pub trump: Option<Suit>,
+    /// The suit led, the winning card and its seat, unless the seat leads.
+    pub trick: Option<TrickSoFar>,
+    /// Who is about to play.
+    pub seat: Seat,
+    /// The seating, for partnership.
+    pub table: Table,
+    /// Forced mode (4.1).
+    pub forced: bool,
+    /// Must-trump (4.2).
+    pub must_trump: bool,
+}
+
+/// The state of a trick that has been led.
+#[derive(Clone, Copy, Debug)]
+pub struct TrickSoFar {
+    /// The suit led.
+    pub led: Suit,
+    /// The card winning so far.
+    pub winning: Card,
+    /// Who played it.
+    pub winner: Seat,
+    /// Whether the player's partner has already played to this trick.
+    pub partner_played: bool,
+}
+
+/// The cards that beat `w`: stronger cards of its suit, and every trump when
+/// `w` is not a trump.
+#[inline]
+pub fn beating(w: Card, trump: Option<Suit>) -> CardSet {
+    match trump {
+        Some(t) if t != w.suit() => w.higher_in_suit() | t.mask(),
+        _ => w.higher_in_suit(),
+    }
+}
+
+/// Whether `c` beats `w` (RULES.md section 4).
+#[inline]
+pub fn beats(c: Card, w: Card, trump: Option<Suit>) -> bool {
+    beating(w, trump).contains(c)
+}
+
+/// The three successive sets of stage 1 (follow), 2 (beat/trump) and 3
+/// (forced), each a subset of the one before, with the reason a card outside
+/// each stage breaks.
+fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
+    let h = ctx.hand;
+    let Some(t) = ctx.trick else {
+        return [(h, Reason::None); 3];
+    };
+    let follow = h.of_suit(t.led);
+    let s1 = if follow.is_empty() { h } else { follow };
+    let beat = beating(t.winning, ctx.trump);
+    let trumps = ctx.trump.map_or(CardSet::EMPTY, |s| h.of_suit(s));
+    let partner_winning = ctx.table.partners(ctx.seat, t.winner);
+
+    let (s2, r2) = if partner_winning {
+        if follow.is_empty() && ctx.must_trump && !trumps.is_empty() {
+            (trumps, Reason::MustTrump)
+        } else {
+            (s1, Reason::None)
+        }
+    } else if !(s1 & beat).is_empty() {
+        (s1 & beat, Reason::MustBeat { w: t.winning, trumping: follow.is_empty() })
+    } else if follow.is_empty() && ctx.must_trump && !trumps.is_empty() {
+        (trumps, Reason::MustTrump)
+    } else {
+        (s1, Reason::None)
+    };
+
+    let s3 = if ctx.forced && (s2 & beat).is_empty() {
+        let counting_ok = partner_winning || (follow.is_empty() && !t.partner_played);
+        let lowest = if follow.is_empty() {
+            h.lowest_of_each_suit()
+        } else {
+            s2.lowest().map_or(CardSet::EMPTY, Card::bit)
+        };
+        let allowed = if counting_ok { lowest | s2.counting() } else { lowest };
+        let reason = Reason::Forced {
+            suit: (!follow.is_empty()).then_some(t.led),
+            counting_ok,
+        };
+        (s2 & allowed, reason)
+    } else {
+        (s2, Reason::None)
+    };
+    [(s1, Reason::Follow(t.led)), (s2, r2), s3]
+}
+
+/// The legal cards for the seat; never empty while it holds a card.
+///
+/// The same sets as [`stages`] without the reasons: this is the hot path of
+/// every simulation.
+#[inline]
+pub fn legal_cards(ctx: &PlayContext) -> CardSet {
+    let h = ctx.hand;
+    let Some(t) = ctx.trick else { return h };
+    let follow = h.of_suit(t.led);
+    let s1 = if follow.is_empty() { h } else { follow };
+    let beat = beating(t.winning, ctx.trump);
+    let partner_winning = ctx.table.partners(ctx.seat, t.winner);
+    let mut s2 = if partner_winning { s1 } else { s1 & beat };
+    if s2.is_empty() || (partner_winning && follow.is_empty()) {
+        let trumps = ctx.trump.map_or(CardSet::EMPTY, |s| h.of_suit(s));
+        s2 = if follow.is_empty() && ctx.must_trump && !trumps.is_empty() { trumps } else { s1 };
+    }
+    if !ctx.forced || !(s2 & beat).is_empty() {
+        return s2;
+    }
+    let counting_ok = partner_winning || (follow.is_empty() && !t.partner_played);
+    let lowest = if follow.is_empty() {
+        h.lowest_of_each_suit()
+    } else {
+        s2.lowest().map_or(CardSet::EMPTY, Card::bit)
+    };
+    s2 & if counting_ok { lowest | s2.counting() } else { lowest }
+}
+
+/// Why `card` may not be played, or `None` when it may.
+pub fn why_illegal(ctx: &PlayContext, card: Card) -> Option<String> {
+    if !ctx.hand.contains(card) {
+        return Some(format!("{card} is not in your hand"));
+    }
+    debug_assert_eq!(stages(ctx)[2].0, legal_cards(ctx));
+    stages(ctx)
+        .iter()
+        .find(|(set, _)| !set.contains(card))
+        .map(|(_, reason)| reason.to_string())
+}
+
+/// The rule a stage enforces.
+#[derive(Clone, Copy, Debug)]
+enum Reason {
+    None,
+    Follow(Suit),
+    MustBeat { w: Card, trumping: bool },
+    MustTrump,
+    Forced { suit: Option<Suit>, counting_ok: bool },
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Reason::None => f.write_str("not allowed"),
+            Reason::Follow(s) => write!(f, "must follow suit {s}"),
+            Reason::MustBeat { w, trumping: true } => write!(f, "must trump to beat {w}"),
+            Reason::MustBeat { w, trumping: false } => write!(f, "must beat {w}"),
+            Reason::MustTrump => f.write_str("must trump"),
+            Reason::Forced { suit, counting_ok } => {
+                match suit {
+                    Some(s) => write!(f, "forced mode: must play the lowest card of suit {s}")?,
+                    None => f.write_str("forced mode: must play the lowest card of a suit")?,
+                }
+                if counting_ok {
+                    f.write_str(" or a counting card")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The game of Botifarra, pure: no I/O, no async, no server.
+//!
+//! [`Match`] is the whole state of a match; [`Match::apply`] takes a seat's
+//! [`Action`] and either changes the state and reports [`Event`]s, or
+//! refuses with a [`RuleError`] naming the broken rule and changes nothing.
+//! [`view::SeatView`] is what one seat may know.
+
+pub mod card;
+pub mod contract;
+pub mod deck;
+pub mod game;
+pub mod hand;
+pub mod legal;
+pub mod schema;
+pub mod scoring;
+pub mod seat;
+pub mod trick;
+pub mod variant;
+pub mod view;
+
+pub use card::{Card, CardSet, Suit};
+pub use contract::{Call, CallRecord, Trump, TrumpChoice};
+pub use deck::Seed;
+pub use game::{Action, Event, Match, Move, Phase, RuleError};
+pub use hand::HandState;
+pub use scoring::{HandResult, Winner};
+pub use seat::{Seat, Side, Table};
+pub use variant::{Doubling, FirstDealer, Rules, RulesError, ShuffleMode, Variant};

@@ -1,0 +1,125 @@
+//! Scoring a hand and deciding the match (RULES.md sections 5, 6, 7, 10).
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use utoipa::ToSchema;
+
+use super::contract::{Call, CallRecord, Trump};
+use super::hand::HandState;
+use super::seat::{Seat, Side};
+use super::variant::Rules;
+
+/// The result of one finished hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct HandResult {
+    /// 1 for the first hand.
+    pub hand_number: u32,
+    /// Who dealt.
+    pub dealer: Seat,
+    /// Who named trump (null when the hand was forfeited before).
+    pub declarer: Option<Seat>,
+    /// The declaration (null when forfeited before it).
+    pub trump: Option<Trump>,
+    /// The doubles said, in order (passes left out; an Estevet's contro
+    /// included).
+    pub calls: Vec<CallRecord>,
+    /// The multiplier applied.
+    pub multiplier: u32,
+    /// Hand points per side (they sum to 72 unless the hand was forfeited).
+    pub points: Vec<u8>,
+    /// Match points recorded per side.
+    pub recorded: Vec<u32>,
+    /// The side that forfeited, if any.
+    pub forfeit: Option<Side>,
+}
+
+/// Who won a match: a side, or a draw (equal totals after `max_hands`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// This side won.
+    Side(Side),
+    /// Equal highest totals.
+    Draw,
+}
+
+impl Serialize for Winner {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Winner::Side(n) => s.serialize_u8(*n),
+            Winner::Draw => s.serialize_str("draw"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Winner {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Winner, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) if s == "draw" => Ok(Winner::Draw),
+            serde_json::Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .map(Winner::Side)
+                .ok_or_else(|| serde::de::Error::custom("bad side")),
+            _ => Err(serde::de::Error::custom("winner is a side number or \"draw\"")),
+        }
+    }
+}
+
+/// The doubles said in a hand, an Estevet's built-in contro first.
+pub fn doubles_said(h: &HandState) -> Vec<CallRecord> {
+    let estevet = h.estevet_by.map(|seat| CallRecord { seat, call: Call::Contro });
+    estevet
+        .into_iter()
+        .chain(h.calls.iter().copied().filter(|c| c.call != Call::Pass))
+        .collect()
+}
+
+fn result_shell(rules: &Rules, h: &HandState) -> HandResult {
+    let sides = rules.variant.table().sides() as usize;
+    HandResult {
+        hand_number: h.number,
+        dealer: h.dealer,
+        declarer: h.declarer,
+        trump: h.trump,
+        calls: doubles_said(h),
+        multiplier: h.multiplier(rules),
+        points: h.points[..sides].to_vec(),
+        recorded: vec![0; sides],
+        forfeit: h.forfeit,
+    }
+}
+
+/// Scores a completed hand: every side above the threshold (36 in pairs, 18
+/// or 24 in abarrotada) records the excess times the multiplier.
+pub fn score_hand(rules: &Rules, h: &HandState) -> HandResult {
+    let mut r = result_shell(rules, h);
+    let threshold = rules.variant.threshold();
+    for (rec, &p) in r.recorded.iter_mut().zip(&r.points) {
+        *rec = (p as u32).saturating_sub(threshold) * r.multiplier;
+    }
+    r
+}
+
+/// Scores a forfeited hand: the other team records `36 × multiplier`; in the
+/// individual variants each other player records an equal share, rounded
+/// down.
+pub fn score_forfeit(rules: &Rules, h: &HandState, side: Side) -> HandResult {
+    let mut r = result_shell(rules, h);
+    let others = r.recorded.len() as u32 - 1;
+    let share = 36 * r.multiplier / others;
+    for (i, rec) in r.recorded.iter_mut().enumerate() {
+        if i as u8 != side {
+            *rec = share;
+        }
+    }
+    r
+}
+
+/// The side with the highest total, or a draw when several share it.
+pub fn winner_of(scores: &[i32]) -> Winner {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let mut leaders = scores.iter().enumerate().filter(|(_, s)| **s == best);
+    match (leaders.next(), leaders.next()) {
+        (Some((i, _)), None) => Winner::Side(i as Side),
+        _ => Winner::Draw,
+    }
+}

@@ -1,0 +1,107 @@
+//! A trick (basa): who led and the cards played, in order.
+
+use serde::{Deserialize, Serialize};
+
+use super::card::{Card, Suit};
+use super::legal::beats;
+use super::seat::{Seat, Table};
+
+/// A trick being played or completed. Cards are in playing order from the
+/// leader; at most 4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(into = "TrickRepr", try_from = "TrickRepr")]
+pub struct Trick {
+    /// Who led.
+    pub leader: Seat,
+    len: u8,
+    /// Index of the winning card so far.
+    best: u8,
+    cards: [Card; 4],
+}
+
+impl Default for Card {
+    fn default() -> Card {
+        Card(0)
+    }
+}
+
+impl Trick {
+    /// An empty trick to be led by `leader`.
+    pub fn led_by(leader: Seat) -> Trick {
+        Trick { leader, len: 0, best: 0, cards: [Card(0); 4] }
+    }
+
+    /// The cards played so far.
+    #[inline]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// How many cards were played.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether no card was played yet.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds the next card; `trump` decides whether it takes the lead.
+    #[inline]
+    pub fn push(&mut self, c: Card, trump: Option<Suit>) {
+        if self.len > 0 && beats(c, self.cards[self.best as usize], trump) {
+            self.best = self.len;
+        }
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+
+    /// The card led.
+    #[inline]
+    pub fn led(&self) -> Option<Card> {
+        self.cards().first().copied()
+    }
+
+    /// The seats that played, in order.
+    pub fn seats(&self, table: Table) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.len).map(move |i| table.after(self.leader, i))
+    }
+
+    /// The seat and card winning so far: the highest trump, else the highest
+    /// card of the suit led.
+    #[inline]
+    pub fn winning(&self, table: Table) -> Option<(Seat, Card)> {
+        (self.len > 0).then(|| (table.after(self.leader, self.best), self.cards[self.best as usize]))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct TrickRepr {
+    leader: Seat,
+    cards: Vec<Card>,
+    #[serde(default)]
+    best: u8,
+}
+
+impl From<Trick> for TrickRepr {
+    fn from(t: Trick) -> TrickRepr {
+        TrickRepr { leader: t.leader, cards: t.cards().to_vec(), best: t.best }
+    }
+}
+
+impl TryFrom<TrickRepr> for Trick {
+    type Error = String;
+    fn try_from(r: TrickRepr) -> Result<Trick, String> {
+        if r.cards.len() > 4 || r.leader > 3 || (r.best as usize) >= r.cards.len().max(1) {
+            return Err("a trick has at most 4 cards, a leader 0-3 and a winning index among its cards".into());
+        }
+        let mut t = Trick::led_by(r.leader);
+        t.cards[..r.cards.len()].copy_from_slice(&r.cards);
+        t.len = r.cards.len() as u8;
+        t.best = r.best;
+        Ok(t)
+    }
+}

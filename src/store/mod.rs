@@ -1,0 +1,173 @@
+//! Where matches live between requests.
+//!
+//! The store knows nothing about Botifarra: it keeps, per match, an opaque
+//! state string (JSON written by the service), a version number, an
+//! append-only list of event strings numbered 1, 2, 3, … and the responses
+//! already given to idempotent requests. Every write is a compare-and-set on
+//! the version, so two servers acting on the same match can never both win.
+//!
+//! Two implementations share one contract (see `tests/store_contract.rs`):
+//! [`MemoryStore`] for a single process, and [`RedisStore`] for several
+//! server instances behind a load balancer.
+
+mod memory;
+mod redis;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+pub use self::memory::MemoryStore;
+pub use self::redis::RedisStore;
+
+/// A match as last written: its version and the service's serialized state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Increases with every commit; the token for the next compare-and-set.
+    pub version: u64,
+    /// The serialized match, exactly as the service wrote it.
+    pub state: String,
+}
+
+/// What happened to a [`Commit`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// The write was applied.
+    Committed {
+        /// The sequence number given to the first appended event (or the
+        /// number the next event would get, when none were appended).
+        first_seq: u64,
+    },
+    /// Someone else wrote first: the stored version is not the expected one,
+    /// and nothing changed.
+    Conflict {
+        /// The version currently stored.
+        current_version: u64,
+    },
+    /// The idempotency key was already used for this match; nothing changed.
+    Duplicate {
+        /// The response remembered with the key by the first commit.
+        response: String,
+    },
+}
+
+/// One atomic write to a match: new state, new events and, optionally, the
+/// response to remember for an idempotency key.
+#[derive(Debug, Clone, Copy)]
+pub struct Commit<'a> {
+    /// The version the caller read; the commit applies only if it is still
+    /// the stored one.
+    pub expected_version: u64,
+    /// The version to store; normally `expected_version + 1`, larger when
+    /// the service folds several steps (bot moves, say) into one commit.
+    pub new_version: u64,
+    /// The new serialized state.
+    pub state: &'a str,
+    /// Events to append, in order; each gets the next sequence number.
+    pub events: &'a [String],
+    /// `(key, response)`: the key, already namespaced by the caller (for
+    /// example `"seat2:abc"`), and the response a retry should receive.
+    pub idempotency: Option<(&'a str, &'a str)>,
+}
+
+/// Why the store could not answer.
+#[derive(thiserror::Error, Debug)]
+pub enum StoreError {
+    /// No match with this id exists (or it has expired).
+    #[error("match not found")]
+    NotFound,
+    /// The backend is down or misbehaving; the request may be retried later.
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Durable storage of matches, shared by every request (and, for Redis, by
+/// every server instance).
+///
+/// Object-safe, so the server holds an `Arc<dyn MatchStore>` chosen at start.
+#[async_trait]
+pub trait MatchStore: Send + Sync + 'static {
+    /// Stores a new match with its first state and events (numbered from 1).
+    ///
+    /// Returns `false`, and changes nothing, if the id is already taken.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn create(
+        &self,
+        id: &str,
+        version: u64,
+        state: &str,
+        events: &[String],
+    ) -> Result<bool, StoreError>;
+
+    /// Reads a match's current version and state; `None` if it does not exist.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError>;
+
+    /// Atomically replaces the state and appends events if the stored version
+    /// is still `c.expected_version`; see [`CommitOutcome`] for the outcomes
+    /// that are not errors.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`] if the match does not exist;
+    /// [`StoreError::Unavailable`] if the backend cannot be reached (the
+    /// commit may or may not have been applied).
+    async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError>;
+
+    /// The response remembered for an idempotency key of this match, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn idempotent_response(&self, id: &str, key: &str) -> Result<Option<String>, StoreError>;
+
+    /// At most `limit` events with a sequence number above `after`, as
+    /// `(seq, event)` in ascending order.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`] if the match does not exist;
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn events_after(
+        &self,
+        id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError>;
+
+    /// The sequence number of the match's last event (0 when it has none).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`] if the match does not exist;
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn last_seq(&self, id: &str) -> Result<u64, StoreError>;
+
+    /// Waits until the match has an event numbered above `after`, or until
+    /// `timeout` passes, and returns the last sequence number seen (which is
+    /// `<= after` on timeout). Woken by commits made through any store
+    /// instance sharing the same backend.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotFound`] if the match does not exist;
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn wait_events(&self, id: &str, after: u64, timeout: Duration)
+    -> Result<u64, StoreError>;
+
+    /// Checks that the backend answers, for the readiness probe.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Which backend this is: `"memory"` or `"redis"`.
+    fn kind(&self) -> &'static str;
+}

@@ -1,0 +1,336 @@
+//! The Redis store, for several server instances sharing their matches.
+//!
+//! # Key layout
+//!
+//! Every key of a match carries the hash tag `{<id>}`, so in Redis Cluster
+//! they all land in one slot and a script may touch them together:
+//!
+//! | key | type | content |
+//! | --- | --- | --- |
+//! | `bf:{<id>}:state` | hash | `v`: the version, `s`: the state |
+//! | `bf:{<id>}:ev` | list | event JSON; event `seq` is at index `seq - 1` |
+//! | `bf:{<id>}:idem` | hash | idempotency key → remembered response |
+//!
+//! All three expire together: every write sets their TTL again.
+//!
+//! # Concurrency
+//!
+//! Writes are Lua scripts (`create.lua`, `commit.lua`), which Redis runs
+//! atomically; the version check inside the script is the compare-and-set.
+//! `WATCH`/`MULTI`/`EXEC` would be wrong here: the connection is multiplexed
+//! and shared, so one request's `WATCH` would guard another's transaction.
+//!
+//! # Waking long polls
+//!
+//! Each commit that appends events publishes `<id> <last_seq>` on the
+//! channel `bf:notify`. Each store keeps one dedicated pub/sub connection
+//! (never the shared one, which a blocking read would stall) and wakes its
+//! local waiters; since messages sent while that connection is down are
+//! lost, waiters also re-read the last seq every so often.
+
+mod notify;
+
+use std::fmt::Display;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{Client, Script};
+use tokio::sync::oneshot;
+use tokio::task::AbortHandle;
+use tokio::time::{Instant, timeout};
+
+use self::notify::{Waiters, run_subscriber};
+use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
+
+/// The pub/sub channel on which commits announce new events.
+const NOTIFY_CHANNEL: &str = "bf:notify";
+
+/// How long one connection attempt may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+/// How long one command may wait for its answer.
+const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1500);
+/// How often a waiter re-reads the last seq in case a message was lost.
+const DEFAULT_RECHECK: Duration = Duration::from_millis(500);
+
+/// A [`MatchStore`](super::MatchStore) on a standalone Redis server, with
+/// keys laid out so that they would also fit Redis Cluster.
+///
+/// All commands share one auto-reconnecting multiplexed connection; a
+/// background task holds a second connection for pub/sub notifications and
+/// is stopped when the store is dropped.
+pub struct RedisStore {
+    conn: ConnectionManager,
+    ttl_secs: u64,
+    recheck: Duration,
+    create_script: Script,
+    commit_script: Script,
+    waiters: Arc<Waiters>,
+    subscriber: AbortHandle,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("ttl_secs", &self.ttl_secs)
+            .field("recheck", &self.recheck)
+            .finish_non_exhaustive()
+    }
+}
+
+fn unavailable(e: impl Display) -> StoreError {
+    StoreError::Unavailable(e.to_string())
+}
+
+fn keys(id: &str) -> [String; 3] {
+    [
+        format!("bf:{{{id}}}:state"),
+        format!("bf:{{{id}}}:ev"),
+        format!("bf:{{{id}}}:idem"),
+    ]
+}
+
+impl RedisStore {
+    /// Connects to the Redis server at `url` (`redis://host:port/db`); every
+    /// key of a match expires `ttl` after the match's last write.
+    ///
+    /// Commands fail within about two seconds while Redis is unreachable,
+    /// and the store reconnects on its own when it comes back.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the URL is invalid or Redis does not
+    /// answer.
+    pub async fn connect(url: &str, ttl: Duration) -> Result<Self, StoreError> {
+        let client = Client::open(url).map_err(unavailable)?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_number_of_retries(1)
+            .set_min_delay(Duration::from_millis(100))
+            .set_max_delay(Duration::from_millis(500));
+        let conn = timeout(
+            CONNECT_TIMEOUT * 3,
+            ConnectionManager::new_with_config(client.clone(), config),
+        )
+        .await
+        .map_err(unavailable)?
+        .map_err(unavailable)?;
+
+        let waiters = Arc::new(Waiters::default());
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let subscriber =
+            tokio::spawn(run_subscriber(client, Arc::clone(&waiters), ready_tx)).abort_handle();
+        // Until the subscription is confirmed, waiters would only notice
+        // events by re-reading; give it a moment so they start woken promptly.
+        if timeout(CONNECT_TIMEOUT * 2, ready_rx).await.is_err() {
+            tracing::warn!("redis pub/sub not ready yet; long polls fall back to re-reading");
+        }
+
+        Ok(Self {
+            conn,
+            ttl_secs: ttl.as_secs().max(1),
+            recheck: DEFAULT_RECHECK,
+            create_script: Script::new(include_str!("create.lua")),
+            commit_script: Script::new(include_str!("commit.lua")),
+            waiters,
+            subscriber,
+        })
+    }
+
+    /// Sets how often a long poll re-reads the last seq, the safety net for
+    /// notifications lost while the pub/sub connection was down (default
+    /// 500 ms).
+    #[must_use]
+    pub fn with_recheck_interval(mut self, every: Duration) -> Self {
+        self.recheck = every.max(Duration::from_millis(10));
+        self
+    }
+
+    fn conn(&self) -> ConnectionManager {
+        self.conn.clone()
+    }
+}
+
+impl Drop for RedisStore {
+    fn drop(&mut self) {
+        self.subscriber.abort();
+    }
+}
+
+#[async_trait]
+impl MatchStore for RedisStore {
+    async fn create(
+        &self,
+        id: &str,
+        version: u64,
+        state: &str,
+        events: &[String],
+    ) -> Result<bool, StoreError> {
+        let [state_key, events_key, idem_key] = keys(id);
+        let mut call = self.create_script.prepare_invoke();
+        call.key(state_key).key(events_key).key(idem_key);
+        call.arg(version)
+            .arg(state)
+            .arg(self.ttl_secs)
+            .arg(NOTIFY_CHANNEL)
+            .arg(id);
+        for event in events {
+            call.arg(event);
+        }
+        let created: i64 = call
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        Ok(created == 1)
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError> {
+        let [state_key, ..] = keys(id);
+        let (version, state): (Option<u64>, Option<String>) = redis::cmd("HMGET")
+            .arg(state_key)
+            .arg("v")
+            .arg("s")
+            .query_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        Ok(version
+            .zip(state)
+            .map(|(version, state)| Snapshot { version, state }))
+    }
+
+    async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError> {
+        let [state_key, events_key, idem_key] = keys(id);
+        let mut call = self.commit_script.prepare_invoke();
+        call.key(state_key).key(events_key).key(idem_key);
+        call.arg(c.expected_version)
+            .arg(c.new_version)
+            .arg(c.state)
+            .arg(self.ttl_secs)
+            .arg(NOTIFY_CHANNEL)
+            .arg(id);
+        match c.idempotency {
+            Some((key, response)) => call.arg("1").arg(key).arg(response),
+            None => call.arg("0").arg("").arg(""),
+        };
+        for event in c.events {
+            call.arg(event);
+        }
+        let (kind, value): (String, String) = call
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| unavailable(format!("commit script returned {kind} {value:?}")))
+        };
+        match kind.as_str() {
+            "committed" => Ok(CommitOutcome::Committed {
+                first_seq: number()?,
+            }),
+            "conflict" => Ok(CommitOutcome::Conflict {
+                current_version: number()?,
+            }),
+            "duplicate" => Ok(CommitOutcome::Duplicate { response: value }),
+            "missing" => Err(StoreError::NotFound),
+            _ => Err(unavailable(format!("commit script returned {kind:?}"))),
+        }
+    }
+
+    async fn idempotent_response(&self, id: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let [.., idem_key] = keys(id);
+        redis::cmd("HGET")
+            .arg(idem_key)
+            .arg(key)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(unavailable)
+    }
+
+    async fn events_after(
+        &self,
+        id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        if limit == 0 {
+            self.last_seq(id).await?;
+            return Ok(Vec::new());
+        }
+        let [state_key, events_key, _] = keys(id);
+        let start = isize::try_from(after).unwrap_or(isize::MAX);
+        let stop = start.saturating_add(isize::try_from(limit).unwrap_or(isize::MAX) - 1);
+        let (exists, events): (bool, Vec<String>) = redis::pipe()
+            .exists(state_key)
+            .lrange(events_key, start, stop)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        if !exists {
+            return Err(StoreError::NotFound);
+        }
+        Ok((after + 1..).zip(events).collect())
+    }
+
+    async fn last_seq(&self, id: &str) -> Result<u64, StoreError> {
+        let [state_key, events_key, _] = keys(id);
+        let (exists, len): (bool, u64) = redis::pipe()
+            .exists(state_key)
+            .llen(events_key)
+            .query_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        if exists {
+            Ok(len)
+        } else {
+            Err(StoreError::NotFound)
+        }
+    }
+
+    async fn wait_events(
+        &self,
+        id: &str,
+        after: u64,
+        timeout_after: Duration,
+    ) -> Result<u64, StoreError> {
+        let deadline = Instant::now() + timeout_after;
+        // Register before the first read, so a commit landing in between
+        // still wakes us.
+        let mut waiter = self.waiters.register(id);
+        let mut last = self.last_seq(id).await?;
+        while last <= after {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            let nap = self.recheck.min(deadline - now);
+            let woken = timeout(nap, waiter.rx.wait_for(|&seq| seq > after))
+                .await
+                .map(|seq| seq.map(|seq| *seq));
+            match woken {
+                Ok(Ok(seq)) => return Ok(seq),
+                // Cannot happen while we hold a receiver; just nap instead.
+                Ok(Err(_)) => tokio::time::sleep(nap).await,
+                Err(_) => {}
+            }
+            if Instant::now() < deadline {
+                last = self.last_seq(id).await?;
+            }
+        }
+        Ok(last)
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        let _: String = redis::cmd("PING")
+            .query_async(&mut self.conn())
+            .await
+            .map_err(unavailable)?;
+        Ok(())
+    }
+
+    fn kind(&self) -> &'static str {
+        "redis"
+    }
+}

@@ -1,0 +1,146 @@
+//! The pub/sub side of the Redis store: one dedicated connection per store
+//! that listens on the notify channel and wakes this process's long polls.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use redis::aio::{PubSubSink, PubSubStream};
+use redis::{Client, Msg};
+use tokio::sync::{oneshot, watch};
+use tokio::time::{Instant, timeout};
+
+use super::{CONNECT_TIMEOUT, NOTIFY_CHANNEL, RESPONSE_TIMEOUT, unavailable};
+use crate::store::StoreError;
+
+/// Bounds of the reconnection backoff.
+const MIN_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// How often the idle connection is pinged, to notice a dead peer.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+/// The long polls of this process, by match id: a channel carrying the
+/// highest seq announced for that match.
+#[derive(Debug, Default)]
+pub(super) struct Waiters {
+    by_match: Mutex<HashMap<String, watch::Sender<u64>>>,
+}
+
+/// One registered long poll; unregisters itself when dropped.
+pub(super) struct Waiter {
+    waiters: Arc<Waiters>,
+    id: String,
+    pub(super) rx: watch::Receiver<u64>,
+}
+
+impl Waiters {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
+        self.by_match.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(super) fn register(self: &Arc<Self>, id: &str) -> Waiter {
+        let rx = self
+            .lock()
+            .entry(id.to_owned())
+            .or_insert_with(|| watch::Sender::new(0))
+            .subscribe();
+        Waiter {
+            waiters: Arc::clone(self),
+            id: id.to_owned(),
+            rx,
+        }
+    }
+
+    fn notify(&self, id: &str, seq: u64) {
+        if let Some(tx) = self.lock().get(id) {
+            tx.send_if_modified(|last| {
+                let newer = seq > *last;
+                if newer {
+                    *last = seq;
+                }
+                newer
+            });
+        }
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        let mut by_match = self.waiters.lock();
+        // Our own receiver is still alive here, hence 1: the last waiter out
+        // removes the entry. New waiters subscribe under the same lock.
+        if by_match
+            .get(&self.id)
+            .is_some_and(|tx| tx.receiver_count() <= 1)
+        {
+            by_match.remove(&self.id);
+        }
+    }
+}
+
+/// Keeps a pub/sub connection subscribed to [`NOTIFY_CHANNEL`] and passes
+/// each announcement to the local waiters, reconnecting with backoff.
+pub(super) async fn run_subscriber(
+    client: Client,
+    waiters: Arc<Waiters>,
+    ready: oneshot::Sender<()>,
+) {
+    let mut ready = Some(ready);
+    let mut backoff = MIN_BACKOFF;
+    loop {
+        match subscribe(&client).await {
+            Ok((mut sink, mut stream)) => {
+                backoff = MIN_BACKOFF;
+                if let Some(ready) = ready.take() {
+                    let _ = ready.send(());
+                }
+                tracing::debug!(channel = NOTIFY_CHANNEL, "redis pub/sub subscribed");
+                let mut keepalive = tokio::time::interval_at(Instant::now() + KEEPALIVE, KEEPALIVE);
+                loop {
+                    tokio::select! {
+                        msg = stream.next() => match msg {
+                            Some(msg) => dispatch(&waiters, &msg),
+                            None => break,
+                        },
+                        _ = keepalive.tick() => {
+                            let pong = timeout(RESPONSE_TIMEOUT, sink.ping::<redis::Value>()).await;
+                            if !matches!(pong, Ok(Ok(_))) {
+                                break;
+                            }
+                        }
+                    }
+                }
+                tracing::warn!("redis pub/sub connection lost; reconnecting");
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, retry_in = ?backoff, "redis pub/sub unavailable");
+            }
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+async fn subscribe(client: &Client) -> Result<(PubSubSink, PubSubStream), StoreError> {
+    let pubsub = timeout(CONNECT_TIMEOUT, client.get_async_pubsub())
+        .await
+        .map_err(unavailable)?
+        .map_err(unavailable)?;
+    let (mut sink, stream) = pubsub.split();
+    timeout(RESPONSE_TIMEOUT, sink.subscribe(NOTIFY_CHANNEL))
+        .await
+        .map_err(unavailable)?
+        .map_err(unavailable)?;
+    Ok((sink, stream))
+}
+
+/// Parses `<id> <last_seq>` and wakes that match's waiters.
+fn dispatch(waiters: &Waiters, msg: &Msg) {
+    let payload = String::from_utf8_lossy(msg.get_payload_bytes());
+    if let Some((id, Ok(seq))) = payload.rsplit_once(' ').map(|(id, seq)| (id, seq.parse())) {
+        waiters.notify(id, seq);
+    } else {
+        tracing::warn!(%payload, "ignoring malformed notification");
+    }
+}

@@ -1,0 +1,214 @@
+//! Throwaway Redis servers for the tests.
+//!
+//! [`redis_url`] gives every test of a process one shared server: the one in
+//! `REDIS_URL` if set, otherwise a `redis-server` started here on a free
+//! port. [`RedisProcess`] starts a private server that a test may stop and
+//! restart on the same port, to simulate an outage.
+//!
+//! Cleanup: a server is a child process, and Rust never drops statics, so a
+//! `Drop` guard alone would leak the shared server (and any server of a test
+//! process that is killed). Each server therefore gets a tiny `sh` watchdog
+//! that polls every second whether the test process is still alive and
+//! kills the server once it is not. A [`RedisProcess`] also stops its server
+//! (and watchdog) when dropped. No persistence: `--save ""`, `--appendonly
+//! no`, so nothing is written to disk.
+#![allow(dead_code)]
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const MISSING: &str =
+    "Redis tests need REDIS_URL or redis-server on PATH; run scripts/test which installs it";
+
+/// The URL of a Redis server shared by all tests of this process.
+///
+/// # Panics
+///
+/// If `REDIS_URL` is unset and `redis-server` cannot be started.
+pub fn redis_url() -> String {
+    static SHARED: OnceLock<String> = OnceLock::new();
+    SHARED
+        .get_or_init(|| {
+            if let Ok(url) = std::env::var("REDIS_URL")
+                && !url.is_empty()
+            {
+                return url;
+            }
+            let server = RedisProcess::start();
+            let url = server.url();
+            // Lives until the process exits; the watchdog then kills it.
+            std::mem::forget(server);
+            url
+        })
+        .clone()
+}
+
+/// A private `redis-server` that can be stopped and restarted on its port.
+#[derive(Debug)]
+pub struct RedisProcess {
+    port: u16,
+    server: Option<Child>,
+    watchdog: Option<Child>,
+}
+
+impl RedisProcess {
+    /// Starts a server on a free port.
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH` or does not come up.
+    pub fn start() -> Self {
+        let mut last_error = String::new();
+        for _ in 0..5 {
+            let port = free_port();
+            match Self::try_start_on(port) {
+                Ok(process) => return process,
+                // Most likely someone took the port in between; pick another.
+                Err(e) => last_error = e,
+            }
+        }
+        panic!("could not start redis-server: {last_error}");
+    }
+
+    /// Starts a server on `port`.
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH` or does not come up.
+    pub fn start_on(port: u16) -> Self {
+        Self::try_start_on(port).unwrap_or_else(|e| panic!("could not start redis-server: {e}"))
+    }
+
+    fn try_start_on(port: u16) -> Result<Self, String> {
+        let mut process = Self {
+            port,
+            server: None,
+            watchdog: None,
+        };
+        process.launch()?;
+        Ok(process)
+    }
+
+    /// The port the server listens on (kept across restarts).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `redis://127.0.0.1:<port>/`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// Kills the server (abruptly, like a crash) and waits until it is gone.
+    pub fn stop(&mut self) {
+        for child in [self.server.take(), self.watchdog.take()]
+            .into_iter()
+            .flatten()
+        {
+            let mut child = child;
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server again on the same port, empty.
+    ///
+    /// # Panics
+    ///
+    /// If it does not come up.
+    pub fn restart(&mut self) {
+        self.stop();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.launch() {
+                Ok(()) => return,
+                Err(e) if Instant::now() > deadline => {
+                    panic!("could not restart redis-server: {e}")
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(200)),
+            }
+        }
+    }
+
+    fn launch(&mut self) -> Result<(), String> {
+        let port = self.port.to_string();
+        let dir = std::env::temp_dir();
+        let mut server = Command::new("redis-server")
+            .args(["--port", &port, "--bind", "127.0.0.1", "--daemonize", "no"])
+            .args(["--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| match e.kind() {
+                ErrorKind::NotFound => panic!("{MISSING}"),
+                _ => format!("spawning redis-server: {e}"),
+            })?;
+        let watchdog = Command::new("sh")
+            .arg("-c")
+            .arg(r#"while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill -9 "$2" 2>/dev/null"#)
+            .arg("redis-watchdog")
+            .arg(std::process::id().to_string())
+            .arg(server.id().to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let watchdog = match watchdog {
+            Ok(w) => w,
+            Err(e) => {
+                let _ = server.kill();
+                let _ = server.wait();
+                return Err(format!("spawning the watchdog: {e}"));
+            }
+        };
+        self.server = Some(server);
+        self.watchdog = Some(watchdog);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !answers_ping(self.port) {
+            let exited = self
+                .server
+                .as_mut()
+                .and_then(|s| s.try_wait().ok().flatten());
+            if exited.is_some() || Instant::now() > deadline {
+                self.stop();
+                return Err(format!(
+                    "redis-server on port {} did not answer PING ({exited:?})",
+                    self.port
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for RedisProcess {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A port the OS considers free right now.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("binding 127.0.0.1:0")
+}
+
+fn answers_ping(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut reply = [0u8; 7];
+    stream.write_all(b"PING\r\n").is_ok()
+        && stream.read_exact(&mut reply).is_ok()
+        && &reply == b"+PONG\r\n"
+}
