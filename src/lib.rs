@@ -1,5 +1,15 @@
-//! Botifarra: a card-game server.
+//! Botifarra: the reference game server for the Catalan trick-taking card game.
+//!
+//! - [`rules`]: the game itself, pure and fast (no I/O);
+//! - [`bots`]: house players built only on the rules;
+//! - [`store`]: where matches live (memory or Redis);
+//! - [`service`]: the match lifecycle over a store;
+//! - [`http`]: the HTTP/JSON API and its OpenAPI document.
 
+pub mod bots;
+pub mod config;
+pub mod http;
 pub mod rules;
+pub mod service;
 pub mod sim;
 pub mod store;

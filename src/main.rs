@@ -1,8 +1,73 @@
+use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 
-fn main() {
-    let secs: u64 = std::env::args().nth(2).and_then(|s| s.parse().ok()).unwrap_or(3);
-    let (hands, el) = botifarra::sim::bench_hands(&botifarra::rules::Rules::default(), Duration::from_secs(secs), 1);
-    println!("hands={hands} seconds={:.3}", el.as_secs_f64());
-    println!("hands_per_second={}", (hands as f64 / el.as_secs_f64()) as u64);
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+use botifarra::config::{Cli, Command, ServeArgs};
+use botifarra::service::{Limits, Service};
+use botifarra::store::{MatchStore, MemoryStore, RedisStore};
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Openapi) => {
+            print!("{}", botifarra::http::openapi_json());
+            std::process::ExitCode::SUCCESS
+        }
+        Some(Command::BenchEngine { seconds }) => {
+            let rules = botifarra::rules::Rules::default();
+            let (hands, elapsed) = botifarra::sim::bench_hands(&rules, Duration::from_secs_f64(seconds), 1);
+            let secs = elapsed.as_secs_f64();
+            println!("hands={hands} seconds={secs:.3}");
+            println!("hands_per_second={}", (hands as f64 / secs) as u64);
+            std::process::ExitCode::SUCCESS
+        }
+        Some(Command::Serve(args)) => serve(args),
+        None => serve(cli.serve),
+    }
+}
+
+fn serve(args: ServeArgs) -> std::process::ExitCode {
+    init_logs(&args.log_format);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build();
+    let result = match runtime {
+        Ok(rt) => rt.block_on(run(args)),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "server failed");
+            eprintln!("botifarra: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: ServeArgs) -> std::io::Result<()> {
+    let store: Arc<dyn MatchStore> = match &args.redis_url {
+        Some(url) => Arc::new(
+            RedisStore::connect(url, Duration::from_secs(args.match_ttl_secs))
+                .await
+                .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?,
+        ),
+        None => Arc::new(MemoryStore::new()),
+    };
+    let listener = TcpListener::bind(&args.bind)?;
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, store = store.kind(), "serving; Swagger UI at http://{addr}/swagger-ui/");
+    let svc = Arc::new(Service::new(store, Limits::default()));
+    botifarra::http::serve(listener, svc, args.workers)?.await
+}
+
+fn init_logs(format: &str) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
 }

@@ -1,15 +1,38 @@
 //! Fast random play of whole hands, for the engine benchmark and tests.
+//!
+//! Every move goes through the public [`Match::apply`], which validates it;
+//! the legal set is computed for the seat to act before each choice, as a
+//! real player (or bot) would. Nothing here skips a rule check.
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 
-use crate::rules::{Action, Match, Phase, Rules};
+use crate::rules::{Action, CardSet, Event, Match, Phase, Rules};
 
-/// Plays random legal actions until the match is over, or `max_actions`.
+/// A uniform index in `0..n` from one 64-bit random word (`n` > 0).
+///
+/// The high 32 bits are scaled by `n` (Lemire's method without the
+/// rejection step): the bias is below `n / 2^32`, irrelevant for random play.
+#[inline]
+fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
+    (((rng.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+}
+
+/// A uniformly chosen card of a non-empty set.
+#[inline]
+pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<crate::rules::Card> {
+    if set.is_empty() {
+        return None;
+    }
+    set.nth(below(rng, set.len()))
+}
+
+/// Plays random legal actions until the match is over.
 /// Returns the number of hands completed.
-pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<crate::rules::Event>) -> u32 {
+pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
     let start = m.results.len();
     while m.phase() != Phase::MatchOver {
         step_random(m, rng, events);
@@ -19,17 +42,31 @@ pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<cr
 }
 
 /// Makes one random legal action for the seat to act.
-pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<crate::rules::Event>) {
+///
+/// # Panics
+/// When the match refuses an action its own rules listed as legal.
+pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) {
     let Some(seat) = m.turn() else { return };
+    let table = m.table();
+    // The same sets `Match::legal_actions` lists, without building a Vec.
     let action = match (m.phase(), m.hand.as_ref()) {
         (Phase::Playing, Some(h)) => {
-            let legal = h.legal_cards(&m.rules, m.table());
-            let card = legal.nth(rng.random_range(0..legal.len())).expect("legal set is never empty");
+            let legal = h.legal_cards(&m.rules, table);
+            let card = random_card(legal, rng).expect("legal set is never empty");
             Action::Play { card }
+        }
+        (Phase::ChoosingTrump, Some(h)) => {
+            let n = h.trump_choices(table).count() as u32;
+            let choice = h.trump_choices(table).nth(below(rng, n) as usize).expect("a trump choice");
+            Action::Trump { choice }
+        }
+        (Phase::Doubling, Some(h)) => {
+            let calls = h.double_calls();
+            Action::Double { call: calls[below(rng, calls.len() as u32) as usize] }
         }
         _ => {
             let actions = m.legal_actions(seat);
-            actions[rng.random_range(0..actions.len())]
+            actions[below(rng, actions.len() as u32) as usize]
         }
     };
     if let Err(e) = m.apply(seat, action, events) {
@@ -48,13 +85,96 @@ pub fn bench_hands(rules: &Rules, duration: Duration, seed: u64) -> (u64, Durati
     while start.elapsed() < duration {
         // Batches keep the clock out of the inner loop.
         for _ in 0..64 {
-            let mut seed_bytes = [0u8; 32];
-            seed_bytes[..8].copy_from_slice(&match_no.to_le_bytes());
-            seed_bytes[8..16].copy_from_slice(&seed.to_le_bytes());
+            let mut m = Match::new(rules.clone(), match_seed(seed, match_no)).expect("valid rules");
             match_no += 1;
-            let mut m = Match::new(rules.clone(), seed_bytes).expect("valid rules");
             hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
         }
     }
     (hands, start.elapsed())
+}
+
+/// The deal seed of match `match_no` of a run seeded with `seed`.
+fn match_seed(seed: u64, match_no: u64) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&match_no.to_le_bytes());
+    bytes[8..16].copy_from_slice(&seed.to_le_bytes());
+    bytes
+}
+
+/// What [`bench_engine`] measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchReport {
+    /// Complete hands played (dealt, declared, doubled or not, 48 cards, scored).
+    pub hands: u64,
+    /// Wall-clock time spent playing them.
+    pub seconds: f64,
+    /// `hands / seconds`.
+    pub hands_per_second: f64,
+}
+
+/// The engine benchmark: plays complete random matches under the default
+/// rules on the calling thread for about `seconds`, printing progress to
+/// stderr once a second.
+///
+/// Each hand is dealt from the match's ChaCha20 generator, trump and doubles
+/// are random legal actions, each of the 48 cards is drawn from the legal set
+/// of the seat to play, every action goes through [`Match::apply`] (which
+/// validates it), and every hand is scored.
+pub fn bench_engine(seconds: f64) -> BenchReport {
+    let rules = Rules::default();
+    let duration = Duration::from_secs_f64(seconds.max(0.0));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x0b07_1fa7);
+    let mut events = Vec::with_capacity(64);
+    let start = Instant::now();
+    let mut next_report = start + Duration::from_secs(1);
+    let mut hands = 0u64;
+    let mut match_no = 0u64;
+    loop {
+        let now = Instant::now();
+        let elapsed = now - start;
+        if elapsed >= duration {
+            let secs = elapsed.as_secs_f64();
+            return BenchReport { hands, seconds: secs, hands_per_second: hands as f64 / secs };
+        }
+        if now >= next_report {
+            let secs = elapsed.as_secs_f64();
+            let _ = writeln!(
+                std::io::stderr(),
+                "bench-engine: {hands} hands in {secs:.1} s ({:.0} hands/s)",
+                hands as f64 / secs
+            );
+            next_report += Duration::from_secs(1);
+        }
+        // A batch of matches (about 100 hands) between looks at the clock.
+        for _ in 0..16 {
+            let mut m = Match::new(rules.clone(), match_seed(1, match_no)).expect("default rules are valid");
+            match_no += 1;
+            hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_matches_end_and_every_hand_is_scored() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut events = Vec::new();
+        for n in 0..20 {
+            let mut m = Match::new(Rules::default(), match_seed(3, n)).unwrap();
+            let hands = play_random_match(&mut m, &mut rng, &mut events);
+            assert!(hands >= 1);
+            assert_eq!(m.results.len(), hands as usize);
+            assert!(m.results.iter().all(|r| r.points.iter().map(|&p| u32::from(p)).sum::<u32>() == 72));
+        }
+    }
+
+    #[test]
+    fn bench_engine_reports_hands_played() {
+        let r = bench_engine(0.05);
+        assert!(r.hands > 0 && r.seconds >= 0.05);
+        assert!((r.hands_per_second - r.hands as f64 / r.seconds).abs() < 1e-6);
+    }
 }

@@ -30,13 +30,16 @@ impl HandRng {
     /// A uniform integer in `0..n` (`n` > 0).
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u64::from(self.0.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
-                return (m >> 32) as u32;
+        let mut m = u64::from(self.0.next_u32()) * u64::from(n);
+        // The threshold is below `n`: only a low part under `n` needs the
+        // division to decide (the same outputs, rarely a division).
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.0.next_u32()) * u64::from(n);
             }
         }
+        (m >> 32) as u32
     }
 
     /// Shuffles the cards in place (Fisher–Yates).
@@ -85,10 +88,22 @@ pub fn deal(deck: &[Card], dealer: Seat, table: Table) -> [CardSet; 4] {
 
 /// A freshly shuffled and cut deck for one hand.
 pub fn shuffled(deck: CardSet, rng: &mut HandRng) -> Vec<Card> {
-    let mut cards = ordered(deck);
-    rng.shuffle(&mut cards);
-    rng.cut(&mut cards);
-    cards
+    let (cards, n) = shuffled_array(deck, rng);
+    cards[..n].to_vec()
+}
+
+/// [`shuffled`] into a fixed buffer: the same order, no allocation. Returns
+/// the buffer and how many of its cards are the deck.
+pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], usize) {
+    let mut cards = [Card(0); 48];
+    let mut n = 0;
+    for c in deck.iter() {
+        cards[n] = c;
+        n += 1;
+    }
+    rng.shuffle(&mut cards[..n]);
+    rng.cut(&mut cards[..n]);
+    (cards, n)
 }
 
 /// The first-dealer draw: suits belong to seats O→0, C→1, E→2, B→3; cards

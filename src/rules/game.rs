@@ -103,7 +103,9 @@ pub enum RuleError {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hand was dealt; `hands` holds every seat's cards (hidden on output).
-    HandDealt { hand_number: u32, dealer: Seat, hands: [CardSet; 4] },
+    /// Boxed, like the other large payloads, to keep every event 16 bytes:
+    /// events are pushed on every action.
+    HandDealt { hand_number: u32, dealer: Seat, hands: Box<[CardSet; 4]> },
     /// The trump choice was handed on.
     Delegated { seat: Seat, to: Seat, estevet: bool },
     /// Trump was named.
@@ -119,7 +121,7 @@ pub enum Event {
     /// A hand was scored.
     HandScored { result: Box<HandResult> },
     /// The match ended.
-    MatchOver { winner: Winner, scores: Vec<i32> },
+    MatchOver { winner: Winner, scores: Box<Vec<i32>> },
 }
 
 /// One entry of a match's move log: an action, or a resignation.
@@ -156,6 +158,8 @@ pub struct Match {
     /// Set when the match is over.
     pub winner: Option<Winner>,
 }
+
+const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
 impl Match {
     /// A new match in phase `awaiting_deal`, the first dealer drawn or given.
@@ -292,17 +296,19 @@ impl Match {
             ShuffleMode::StackAndCut => self.history.last().and_then(|h| stacked_deck(h, table)),
             ShuffleMode::Full => None,
         };
-        let cards = match stacked {
+        let dealt = match stacked {
             Some(mut cards) => {
                 rng.cut(&mut cards);
-                cards
+                deck::deal(&cards, self.dealer, table)
             }
-            None => deck::shuffled(self.rules.variant.deck(), &mut rng),
+            None => {
+                let (cards, n) = deck::shuffled_array(self.rules.variant.deck(), &mut rng);
+                deck::deal(&cards[..n], self.dealer, table)
+            }
         };
-        let dealt = deck::deal(&cards, self.dealer, table);
         self.hands_dealt = number;
         self.hand = Some(HandState::new(number, self.dealer, dealt));
-        events.push(Event::HandDealt { hand_number: number, dealer: self.dealer, hands: dealt });
+        events.push(Event::HandDealt { hand_number: number, dealer: self.dealer, hands: Box::new(dealt) });
     }
 
     fn finish_hand(&mut self, events: &mut Vec<Event>) {
@@ -325,7 +331,7 @@ impl Match {
         if reached || last {
             let winner = winner_of(&self.scores[..sides]);
             self.winner = Some(winner);
-            events.push(Event::MatchOver { winner, scores: self.scores[..sides].to_vec() });
+            events.push(Event::MatchOver { winner, scores: Box::new(self.scores[..sides].to_vec()) });
         }
     }
 

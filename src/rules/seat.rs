@@ -28,7 +28,9 @@ impl Table {
     /// The seat `k` places after `s` in playing order.
     #[inline]
     pub fn after(self, s: Seat, k: u8) -> Seat {
-        let t = s + k % self.seats;
+        // `k` is almost always below the seat count: skip the division then.
+        let k = if k < self.seats { k } else { k % self.seats };
+        let t = s + k;
         if t >= self.seats { t - self.seats } else { t }
     }
 

@@ -54,7 +54,7 @@ const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1500);
 /// How often a waiter re-reads the last seq in case a message was lost.
 const DEFAULT_RECHECK: Duration = Duration::from_millis(500);
 
-/// A [`MatchStore`](super::MatchStore) on a standalone Redis server, with
+/// A [`MatchStore`] on a standalone Redis server, with
 /// keys laid out so that they would also fit Redis Cluster.
 ///
 /// All commands share one auto-reconnecting multiplexed connection; a

@@ -1,0 +1,137 @@
+//! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
+
+pub mod error;
+mod extract;
+mod health;
+mod matches;
+mod stream;
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::ErrorHandlers;
+use actix_web::web::{self, Data};
+use actix_web::{App, HttpServer};
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::service::{Error, Service};
+use error::{ApiError, problem_for_any_error};
+
+/// The version of the API contract, pinned in the OpenAPI document.
+pub const API_VERSION: &str = "1.0.0";
+
+/// Largest request body accepted, in bytes.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Botifarra engine",
+        version = "1.0.0",
+        description = "The reference game server for Botifarra, the Catalan trick-taking card game.\n\n\
+            Create a match, then act for a seat with its token (`Authorization: Bearer <token>`, or the \
+            Authorize button here). Every view lists `legal_actions`: post one of them verbatim to \
+            `/v1/matches/{id}/actions`. Every error is `application/problem+json` with a stable `code`.",
+        license(name = "MIT")
+    ),
+    modifiers(&SeatTokenScheme),
+    tags(
+        (name = "matches", description = "Create matches and read them"),
+        (name = "actions", description = "Act for a seat"),
+        (name = "health", description = "Liveness and readiness"),
+    )
+)]
+struct ApiDoc;
+
+struct SeatTokenScheme;
+
+impl Modify for SeatTokenScheme {
+    fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
+        let components = api.components.get_or_insert_with(Default::default);
+        let mut scheme = Http::new(HttpAuthScheme::Bearer);
+        scheme.description = Some("The secret token of one seat, from the match creation answer.".into());
+        components.add_security_scheme("seat_token", SecurityScheme::Http(scheme));
+    }
+}
+
+fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(matches::create_match)
+        .service(matches::get_match)
+        .service(matches::deal)
+        .service(matches::trump)
+        .service(matches::double)
+        .service(matches::play)
+        .service(matches::post_action)
+        .service(matches::resign)
+        .service(matches::legal_moves)
+        .service(matches::events)
+        .service(stream::stream_events)
+        .service(matches::history)
+        .service(health::healthz)
+        .service(health::readyz);
+}
+
+/// The OpenAPI document, generated from the handlers and types.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    App::new().into_utoipa_app().openapi(ApiDoc::openapi()).configure(routes).split_for_parts().1
+}
+
+/// The OpenAPI document as pretty JSON (what `openapi/openapi.json` holds).
+pub fn openapi_json() -> String {
+    let mut s = openapi().to_pretty_json().unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// The application: routes, extractor error handlers, size limits, Swagger UI.
+pub fn app(
+    svc: Data<Service>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, api) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .app_data(svc)
+        .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+        .app_data(web::QueryConfig::default().error_handler(|e, _| error::invalid(format!("invalid query: {e}"))))
+        .app_data(web::PathConfig::default().error_handler(|e, _| error::invalid(format!("invalid path: {e}"))))
+        .app_data(web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|e, _| error::invalid(e)))
+        .configure(routes)
+        .split_for_parts();
+    app.service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
+        .wrap(tracing_actix_web::TracingLogger::default())
+}
+
+/// Starts serving on `listener` (bind port 0 in tests and read the port
+/// from the listener). Stops gracefully on SIGTERM/SIGINT.
+///
+/// # Errors
+/// When the listener cannot be used.
+pub fn serve(listener: TcpListener, svc: Arc<Service>, workers: Option<usize>) -> std::io::Result<Server> {
+    let data = Data::from(svc);
+    let mut server = HttpServer::new(move || app(data.clone())).listen(listener)?;
+    if let Some(w) = workers {
+        server = server.workers(w);
+    }
+    Ok(server.shutdown_timeout(10).run())
+}
+
+impl From<ApiError> for Error {
+    fn from(e: ApiError) -> Error {
+        e.0
+    }
+}

@@ -1,0 +1,103 @@
+//! `GET /v1/matches/{id}/stream`: the events as server-sent events.
+
+use std::sync::Arc;
+
+use actix_web::web::{Bytes, Data, Path, Query};
+use actix_web::{HttpRequest, HttpResponse, get};
+use futures_util::stream;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::error::{ApiError, Problem};
+use super::extract::Bearer;
+use crate::service::{Error, Service};
+
+/// Query of `GET …/stream`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct StreamQuery {
+    /// Start after this event number (the `Last-Event-ID` header wins).
+    pub after: Option<u64>,
+}
+
+/// How long the stream waits for an event before sending a keep-alive comment.
+const HEARTBEAT_MS: u64 = 15_000;
+
+struct Cursor {
+    svc: Arc<Service>,
+    id: String,
+    token: Option<String>,
+    after: u64,
+    done: bool,
+}
+
+/// The match's events as `text/event-stream`: each event's `id` is its
+/// `seq`, its `event` its type, its `data` the JSON the events endpoint
+/// shows. Resume with `Last-Event-ID`. The stream ends after `match_over`.
+#[utoipa::path(
+    tag = "matches",
+    params(
+        ("id" = String, Path, description = "Match id"),
+        ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event number"),
+        StreamQuery,
+    ),
+    security((), ("seat_token" = [])),
+    responses(
+        (status = 200, description = "An event stream", content_type = "text/event-stream", body = String),
+        (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/matches/{id}/stream")]
+pub async fn stream_events(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+    q: Query<StreamQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let last_event_id = match req.headers().get("last-event-id") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| ApiError(Error::InvalidRequest("Last-Event-ID must be an event number".into())))?,
+        ),
+    };
+    let after = last_event_id.or(q.after).unwrap_or(0);
+    // Check the match and the token before the stream starts.
+    svc.events(&id, bearer.0.as_deref(), after, 0, 1).await?;
+    let cursor = Cursor { svc: svc.into_inner(), id: id.into_inner(), token: bearer.0, after, done: false };
+    let body = stream::unfold(cursor, |mut c| async move {
+        if c.done {
+            return None;
+        }
+        let page = c.svc.events(&c.id, c.token.as_deref(), c.after, HEARTBEAT_MS, 100).await;
+        let chunk = match page {
+            Err(e) => {
+                c.done = true;
+                format!("event: error\ndata: {}\n\n", serde_json::to_string(&Problem::from(&e)).unwrap_or_default())
+            }
+            Ok(p) if p.events.is_empty() => ": keep-alive\n\n".to_string(),
+            Ok(p) => {
+                let mut out = String::new();
+                for e in &p.events {
+                    let kind = e.body.get("type").and_then(|t| t.as_str()).unwrap_or("event");
+                    c.done |= kind == "match_over";
+                    let data = serde_json::to_string(e).unwrap_or_default();
+                    out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));
+                    c.after = e.seq;
+                }
+                out
+            }
+        };
+        Some((Ok::<_, actix_web::Error>(Bytes::from(chunk)), c))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}

@@ -1,0 +1,123 @@
+//! What the service stores per match, and the per-seat view it serves.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::view::GameView;
+use crate::rules::{Match, Seat, Side};
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A client holding the seat's token.
+    #[default]
+    Remote,
+    /// A house bot played by the server.
+    Bot,
+}
+
+/// A seat as stored: who plays it and the hash of its token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// Remote or bot.
+    pub kind: SeatKind,
+    /// The house bot's name (for bots, and for remote seats on a timeout).
+    pub bot: String,
+    /// A display name.
+    pub name: Option<String>,
+    /// SHA-256 of the seat token, hex (remote seats only).
+    pub token_sha256: Option<String>,
+}
+
+/// Everything stored for one match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// The match id.
+    pub id: String,
+    /// Increases by one per accepted action (bot and automatic deals included).
+    pub version: u64,
+    /// The game.
+    pub game: Match,
+    /// One entry per seat.
+    pub seats: Vec<SeatRecord>,
+    /// Deal every hand as soon as the previous one is scored.
+    pub auto_deal: bool,
+    /// The move clock, if any.
+    pub move_timeout_ms: Option<u64>,
+    /// What happens when the clock runs out.
+    pub on_timeout: OnTimeout,
+    /// When the seat to act must have acted (milliseconds since the Unix
+    /// epoch), with a move clock.
+    pub deadline_ms: Option<u64>,
+    /// When the match was created (milliseconds since the Unix epoch).
+    pub created_ms: u64,
+}
+
+/// What the server does when a seat's move clock runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnTimeout {
+    /// The seat's house bot acts for it (the default).
+    #[default]
+    Bot,
+    /// The seat's side forfeits the hand.
+    Forfeit,
+}
+
+/// A seat as every viewer sees it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatInfo {
+    /// The seat number.
+    pub seat: Seat,
+    /// The side it scores for (its team in pairs, itself in abarrotada).
+    pub team: Side,
+    /// `remote` or `bot`.
+    pub kind: SeatKind,
+    /// The house bot that plays it (bots) or stands in on a timeout.
+    pub bot: String,
+    /// A display name.
+    pub name: Option<String>,
+}
+
+/// A match as one seat (or a spectator) sees it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MatchView {
+    /// The match id.
+    pub match_id: String,
+    /// Increases by one per accepted action; send it back as
+    /// `expected_version` or `If-Match` to act only on this state.
+    pub version: u64,
+    /// Who sits where.
+    pub seats: Vec<SeatInfo>,
+    /// When the seat to act must have acted (RFC 3339), with a move clock.
+    pub deadline: Option<String>,
+    /// The game as the viewer may see it.
+    #[serde(flatten)]
+    pub game: GameView,
+}
+
+impl MatchRecord {
+    /// The view of `viewer` (a seat, or `None` for a spectator).
+    pub fn view(&self, viewer: Option<Seat>) -> MatchView {
+        let table = self.game.table();
+        MatchView {
+            match_id: self.id.clone(),
+            version: self.version,
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatInfo {
+                    seat: i as Seat,
+                    team: table.side(i as Seat),
+                    kind: s.kind,
+                    bot: s.bot.clone(),
+                    name: s.name.clone(),
+                })
+                .collect(),
+            deadline: self.deadline_ms.map(super::clock::rfc3339),
+            game: self.game.view(viewer),
+        }
+    }
+}
