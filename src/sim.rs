@@ -57,12 +57,17 @@ pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) 
         }
         (Phase::ChoosingTrump, Some(h)) => {
             let n = h.trump_choices(table).count() as u32;
-            let choice = h.trump_choices(table).nth(below(rng, n) as usize).expect("a trump choice");
+            let choice = h
+                .trump_choices(table)
+                .nth(below(rng, n) as usize)
+                .expect("a trump choice");
             Action::Trump { choice }
         }
         (Phase::Doubling, Some(h)) => {
             let calls = h.double_calls();
-            Action::Double { call: calls[below(rng, calls.len() as u32) as usize] }
+            Action::Double {
+                call: calls[below(rng, calls.len() as u32) as usize],
+            }
         }
         _ => {
             let actions = m.legal_actions(seat);
@@ -134,7 +139,11 @@ pub fn bench_engine(seconds: f64) -> BenchReport {
         let elapsed = now - start;
         if elapsed >= duration {
             let secs = elapsed.as_secs_f64();
-            return BenchReport { hands, seconds: secs, hands_per_second: hands as f64 / secs };
+            return BenchReport {
+                hands,
+                seconds: secs,
+                hands_per_second: hands as f64 / secs,
+            };
         }
         if now >= next_report {
             let secs = elapsed.as_secs_f64();
@@ -147,7 +156,8 @@ pub fn bench_engine(seconds: f64) -> BenchReport {
         }
         // A batch of matches (about 100 hands) between looks at the clock.
         for _ in 0..16 {
-            let mut m = Match::new(rules.clone(), match_seed(1, match_no)).expect("default rules are valid");
+            let mut m = Match::new(rules.clone(), match_seed(1, match_no))
+                .expect("default rules are valid");
             match_no += 1;
             hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
         }
@@ -167,7 +177,11 @@ mod tests {
             let hands = play_random_match(&mut m, &mut rng, &mut events);
             assert!(hands >= 1);
             assert_eq!(m.results.len(), hands as usize);
-            assert!(m.results.iter().all(|r| r.points.iter().map(|&p| u32::from(p)).sum::<u32>() == 72));
+            assert!(
+                m.results
+                    .iter()
+                    .all(|r| r.points.iter().map(|&p| u32::from(p)).sum::<u32>() == 72)
+            );
         }
     }
 

@@ -105,13 +105,21 @@ pub enum Event {
     /// A hand was dealt; `hands` holds every seat's cards (hidden on output).
     /// Boxed, like the other large payloads, to keep every event 16 bytes:
     /// events are pushed on every action.
-    HandDealt { hand_number: u32, dealer: Seat, hands: Box<[CardSet; 4]> },
+    HandDealt {
+        hand_number: u32,
+        dealer: Seat,
+        hands: Box<[CardSet; 4]>,
+    },
     /// The trump choice was handed on.
     Delegated { seat: Seat, to: Seat, estevet: bool },
     /// Trump was named.
     TrumpChosen { seat: Seat, trump: Trump },
     /// A doubling call, and the multiplier after it.
-    DoubleCalled { seat: Seat, call: Call, multiplier: u32 },
+    DoubleCalled {
+        seat: Seat,
+        call: Call,
+        multiplier: u32,
+    },
     /// A card was played.
     CardPlayed { seat: Seat, card: Card },
     /// A trick was completed; `points` it carried, its trick point included.
@@ -121,7 +129,10 @@ pub enum Event {
     /// A hand was scored.
     HandScored { result: Box<HandResult> },
     /// The match ended.
-    MatchOver { winner: Winner, scores: Box<Vec<i32>> },
+    MatchOver {
+        winner: Winner,
+        scores: Box<Vec<i32>>,
+    },
 }
 
 /// One entry of a match's move log: an action, or a resignation.
@@ -226,15 +237,20 @@ impl Match {
         let table = self.table();
         match (self.phase(), &self.hand) {
             (Phase::AwaitingDeal, _) => vec![Action::Deal],
-            (Phase::ChoosingTrump, Some(h)) => {
-                h.trump_choices(table).map(|choice| Action::Trump { choice }).collect()
-            }
-            (Phase::Doubling, Some(h)) => {
-                h.double_calls().into_iter().map(|call| Action::Double { call }).collect()
-            }
-            (Phase::Playing, Some(h)) => {
-                h.legal_cards(&self.rules, table).iter().map(|card| Action::Play { card }).collect()
-            }
+            (Phase::ChoosingTrump, Some(h)) => h
+                .trump_choices(table)
+                .map(|choice| Action::Trump { choice })
+                .collect(),
+            (Phase::Doubling, Some(h)) => h
+                .double_calls()
+                .into_iter()
+                .map(|call| Action::Double { call })
+                .collect(),
+            (Phase::Playing, Some(h)) => h
+                .legal_cards(&self.rules, table)
+                .iter()
+                .map(|card| Action::Play { card })
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -244,10 +260,18 @@ impl Match {
     /// # Errors
     /// [`RuleError`] when the action is refused; the match is then unchanged
     /// and nothing is appended.
-    pub fn apply(&mut self, seat: Seat, action: Action, events: &mut Vec<Event>) -> Result<(), RuleError> {
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         let phase = self.phase();
         if phase != action.phase() {
-            return Err(RuleError::WrongPhase { phase, expected: action.phase() });
+            return Err(RuleError::WrongPhase {
+                phase,
+                expected: action.phase(),
+            });
         }
         if self.turn() != Some(seat) {
             return Err(RuleError::NotYourTurn { turn: self.turn() });
@@ -276,8 +300,16 @@ impl Match {
     /// [`RuleError::WrongPhase`] when no hand is in progress.
     pub fn resign(&mut self, seat: Seat, events: &mut Vec<Event>) -> Result<(), RuleError> {
         let phase = self.phase();
-        let Some(h) = self.hand.as_mut().filter(|_| matches!(phase, Phase::ChoosingTrump | Phase::Doubling | Phase::Playing)) else {
-            return Err(RuleError::WrongPhase { phase, expected: Phase::Playing });
+        let Some(h) = self.hand.as_mut().filter(|_| {
+            matches!(
+                phase,
+                Phase::ChoosingTrump | Phase::Doubling | Phase::Playing
+            )
+        }) else {
+            return Err(RuleError::WrongPhase {
+                phase,
+                expected: Phase::Playing,
+            });
         };
         let side = self.rules.variant.table().side(seat);
         h.forfeit = Some(side);
@@ -308,7 +340,11 @@ impl Match {
         };
         self.hands_dealt = number;
         self.hand = Some(HandState::new(number, self.dealer, dealt));
-        events.push(Event::HandDealt { hand_number: number, dealer: self.dealer, hands: Box::new(dealt) });
+        events.push(Event::HandDealt {
+            hand_number: number,
+            dealer: self.dealer,
+            hands: Box::new(dealt),
+        });
     }
 
     fn finish_hand(&mut self, events: &mut Vec<Event>) {
@@ -321,17 +357,24 @@ impl Match {
         for (total, rec) in self.scores.iter_mut().zip(&result.recorded) {
             *total += *rec as i32;
         }
-        events.push(Event::HandScored { result: Box::new(result.clone()) });
+        events.push(Event::HandScored {
+            result: Box::new(result.clone()),
+        });
         self.results.push(result);
         self.history.push(h);
         self.dealer = table.next(self.dealer);
         let sides = table.sides() as usize;
-        let reached = self.scores[..sides].iter().any(|&s| s >= self.rules.target as i32);
+        let reached = self.scores[..sides]
+            .iter()
+            .any(|&s| s >= self.rules.target as i32);
         let last = self.rules.max_hands.is_some_and(|m| self.hands_dealt >= m);
         if reached || last {
             let winner = winner_of(&self.scores[..sides]);
             self.winner = Some(winner);
-            events.push(Event::MatchOver { winner, scores: Box::new(self.scores[..sides].to_vec()) });
+            events.push(Event::MatchOver {
+                winner,
+                scores: Box::new(self.scores[..sides].to_vec()),
+            });
         }
     }
 
@@ -342,9 +385,21 @@ impl Match {
         let mut out = Vec::new();
         for h in self.history.iter().chain(self.hand.as_ref()) {
             out.push(Move::Act(h.dealer, Action::Deal));
-            out.extend(h.choices.iter().map(|c| Move::Act(c.seat, Action::Trump { choice: c.choice })));
-            out.extend(h.calls.iter().map(|c| Move::Act(c.seat, Action::Double { call: c.call })));
-            for t in h.tricks.iter().chain((h.stage == Stage::Playing).then_some(&h.trick)) {
+            out.extend(
+                h.choices
+                    .iter()
+                    .map(|c| Move::Act(c.seat, Action::Trump { choice: c.choice })),
+            );
+            out.extend(
+                h.calls
+                    .iter()
+                    .map(|c| Move::Act(c.seat, Action::Double { call: c.call })),
+            );
+            for t in h
+                .tricks
+                .iter()
+                .chain((h.stage == Stage::Playing).then_some(&h.trick))
+            {
                 for (seat, &card) in t.seats(table).zip(t.cards()) {
                     out.push(Move::Act(seat, Action::Play { card }));
                 }
@@ -397,7 +452,12 @@ fn stacked_deck(prev: &HandState, table: Table) -> Option<Vec<Card>> {
     let mut cards = Vec::with_capacity(48);
     for k in 0..table.sides() {
         let side = (first + k) % table.sides();
-        for (t, _) in prev.tricks.iter().zip(&winners).filter(|(_, w)| **w == side) {
+        for (t, _) in prev
+            .tricks
+            .iter()
+            .zip(&winners)
+            .filter(|(_, w)| **w == side)
+        {
             cards.extend_from_slice(t.cards());
         }
     }

@@ -111,15 +111,21 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
 pub fn legal_cards(ctx: &PlayContext) -> CardSet {
     let h = ctx.hand;
     let Some(t) = ctx.trick else { return h };
+    // Written as selects rather than branches: in random play every one of
+    // these conditions is a coin toss.
     let follow = h.of_suit(t.led);
     let s1 = if follow.is_empty() { h } else { follow };
-    let beat = beating(t.winning, ctx.trump);
+    let trump_mask = ctx.trump.map_or(0, |s| s.mask().0);
+    // What beats the winning card: stronger cards of its suit, and trumps
+    // unless it is a trump itself (then the trump mask is its suit mask).
+    let w = t.winning;
+    let beat = CardSet(w.higher_in_suit().0 | (trump_mask & !w.suit().mask().0));
     let partner_winning = ctx.table.partners(ctx.seat, t.winner);
-    let mut s2 = if partner_winning { s1 } else { s1 & beat };
-    if s2.is_empty() || (partner_winning && follow.is_empty()) {
-        let trumps = ctx.trump.map_or(CardSet::EMPTY, |s| h.of_suit(s));
-        s2 = if follow.is_empty() && ctx.must_trump && !trumps.is_empty() { trumps } else { s1 };
-    }
+    let trumps = h.0 & trump_mask;
+    let must_trump = ctx.must_trump && follow.is_empty() && trumps != 0;
+    let fallback = if must_trump { CardSet(trumps) } else { s1 };
+    let beating_cards = s1 & beat;
+    let s2 = if !partner_winning && !beating_cards.is_empty() { beating_cards } else { fallback };
     if !ctx.forced || !(s2 & beat).is_empty() {
         return s2;
     }

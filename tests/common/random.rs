@@ -58,3 +58,21 @@ pub fn rules_from(variant_pick: u8, bits: u32, max_hands: u32) -> Rules {
         first_dealer: if bit(6) { FirstDealer::Draw } else { FirstDealer::Seat((bits >> 8) as u8 % seats) },
     }
 }
+
+/// Makes a random listed action for the seat to act; returns the events.
+pub fn random_step(m: &mut botifarra::rules::Match, rng: &mut SplitMix) -> Vec<botifarra::rules::Event> {
+    let seat = m.turn().expect("the match is not over");
+    let actions = m.legal_actions(seat);
+    assert!(!actions.is_empty(), "seat {seat} to act has no legal action");
+    let action = actions[rng.below(actions.len())];
+    super::act(m, seat, action)
+}
+
+/// Plays random listed actions until one more hand is scored (dealing it
+/// first if needed).
+pub fn finish_hand(m: &mut botifarra::rules::Match, rng: &mut SplitMix) {
+    let n = m.results.len();
+    while m.results.len() == n {
+        random_step(m, rng);
+    }
+}

@@ -1,3 +1,6 @@
 //! Helpers shared by the integration tests (`mod support;` in each test crate).
 
+#![allow(dead_code)]
+
+pub mod app;
 pub mod redis;

@@ -52,6 +52,9 @@ pub struct RedisProcess {
     port: u16,
     server: Option<Child>,
     watchdog: Option<Child>,
+    /// With persistence: the directory of the append-only file, so data
+    /// survives a crash and restart.
+    persist_dir: Option<std::path::PathBuf>,
 }
 
 impl RedisProcess {
@@ -87,9 +90,35 @@ impl RedisProcess {
             port,
             server: None,
             watchdog: None,
+            persist_dir: None,
         };
         process.launch()?;
         Ok(process)
+    }
+
+    /// Starts a server on a free port that writes every change to an
+    /// append-only file (fsync always), so a killed and restarted server
+    /// comes back with its data.
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH` or does not come up.
+    pub fn start_persistent() -> Self {
+        let port = free_port();
+        let dir =
+            std::env::temp_dir().join(format!("botifarra-redis-{}-{port}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create the Redis data directory");
+        let mut process = Self {
+            port,
+            server: None,
+            watchdog: None,
+            persist_dir: Some(dir),
+        };
+        process
+            .launch()
+            .unwrap_or_else(|e| panic!("could not start redis-server: {e}"));
+        process
     }
 
     /// The port the server listens on (kept across restarts).
@@ -114,7 +143,8 @@ impl RedisProcess {
         }
     }
 
-    /// Starts the server again on the same port, empty.
+    /// Starts the server again on the same port: empty, or with its data
+    /// when started with [`RedisProcess::start_persistent`].
     ///
     /// # Panics
     ///
@@ -135,10 +165,22 @@ impl RedisProcess {
 
     fn launch(&mut self) -> Result<(), String> {
         let port = self.port.to_string();
-        let dir = std::env::temp_dir();
+        let dir = self.persist_dir.clone().unwrap_or_else(std::env::temp_dir);
+        let persistence: &[&str] = if self.persist_dir.is_some() {
+            &[
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ]
+        } else {
+            &["--save", "", "--appendonly", "no"]
+        };
         let mut server = Command::new("redis-server")
             .args(["--port", &port, "--bind", "127.0.0.1", "--daemonize", "no"])
-            .args(["--save", "", "--appendonly", "no"])
+            .args(persistence)
             .arg("--dir")
             .arg(&dir)
             .stdin(Stdio::null())
