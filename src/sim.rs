@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 
-use crate::rules::{Action, CardSet, Event, Match, Phase, Rules};
+use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules};
 
 /// A uniform index in `0..n` from one 64-bit random word (`n` > 0).
 ///
@@ -21,13 +21,26 @@ fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
     (((rng.next_u64() >> 32) * u64::from(n)) >> 32) as u32
 }
 
-/// A uniformly chosen card of a non-empty set.
+/// A uniformly chosen card of the set (`None` when it is empty).
 #[inline]
-pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<crate::rules::Card> {
-    if set.is_empty() {
-        return None;
+pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<Card> {
+    let r = rng.next_u64();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has both features, checked just above.
+        return unsafe { pick_bmi2(set.0, r) };
     }
-    set.nth(below(rng, set.len()))
+    set.nth((((r >> 32) * u64::from(set.len())) >> 32) as u32)
+}
+
+/// [`random_card`] with the hardware bit count and bit deposit: the random
+/// word scaled to the set's size picks a set bit without a loop.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn pick_bmi2(set: u64, r: u64) -> Option<Card> {
+    let n = ((r >> 32) * u64::from(set.count_ones())) >> 32;
+    let bit = std::arch::x86_64::_pdep_u64(1 << n, set);
+    Card::from_index(bit.trailing_zeros() as u8)
 }
 
 /// Plays random legal actions until the match is over.

@@ -208,6 +208,7 @@ impl Match {
     }
 
     /// The current phase.
+    #[inline]
     pub fn phase(&self) -> Phase {
         if self.winner.is_some() {
             return Phase::MatchOver;
@@ -221,8 +222,15 @@ impl Match {
     }
 
     /// The seat to act, or `None` when the match is over.
+    #[inline]
     pub fn turn(&self) -> Option<Seat> {
-        match (self.phase(), &self.hand) {
+        self.turn_in(self.phase())
+    }
+
+    /// The seat to act when the match is in `phase` (its current phase).
+    #[inline]
+    fn turn_in(&self, phase: Phase) -> Option<Seat> {
+        match (phase, &self.hand) {
             (Phase::MatchOver, _) => None,
             (Phase::AwaitingDeal, _) | (_, None) => Some(self.dealer),
             (_, Some(h)) => Some(h.turn),
@@ -273,8 +281,9 @@ impl Match {
                 expected: action.phase(),
             });
         }
-        if self.turn() != Some(seat) {
-            return Err(RuleError::NotYourTurn { turn: self.turn() });
+        let turn = self.turn_in(phase);
+        if turn != Some(seat) {
+            return Err(RuleError::NotYourTurn { turn });
         }
         let table = self.table();
         let rules = &self.rules;

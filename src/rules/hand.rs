@@ -233,6 +233,7 @@ impl HandState {
     }
 
     /// What the play rules see for the seat to play.
+    #[inline]
     pub fn play_context(&self, rules: &Rules, table: Table) -> PlayContext {
         let seat = self.turn;
         let trick = self.trick.winning(table).map(|(winner, winning)| TrickSoFar {

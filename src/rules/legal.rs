@@ -44,10 +44,10 @@ pub struct TrickSoFar {
 /// `w` is not a trump.
 #[inline]
 pub fn beating(w: Card, trump: Option<Suit>) -> CardSet {
-    match trump {
-        Some(t) if t != w.suit() => w.higher_in_suit() | t.mask(),
-        _ => w.higher_in_suit(),
-    }
+    // Without a branch: when `w` is a trump, the trump mask minus its own
+    // suit is empty.
+    let trumps = trump.map_or(0, |t| t.mask().0);
+    CardSet(w.higher_in_suit().0 | (trumps & !w.suit().mask().0))
 }
 
 /// Whether `c` beats `w` (RULES.md section 4).
@@ -115,13 +115,9 @@ pub fn legal_cards(ctx: &PlayContext) -> CardSet {
     // these conditions is a coin toss.
     let follow = h.of_suit(t.led);
     let s1 = if follow.is_empty() { h } else { follow };
-    let trump_mask = ctx.trump.map_or(0, |s| s.mask().0);
-    // What beats the winning card: stronger cards of its suit, and trumps
-    // unless it is a trump itself (then the trump mask is its suit mask).
-    let w = t.winning;
-    let beat = CardSet(w.higher_in_suit().0 | (trump_mask & !w.suit().mask().0));
+    let beat = beating(t.winning, ctx.trump);
     let partner_winning = ctx.table.partners(ctx.seat, t.winner);
-    let trumps = h.0 & trump_mask;
+    let trumps = h.0 & ctx.trump.map_or(0, |s| s.mask().0);
     let must_trump = ctx.must_trump && follow.is_empty() && trumps != 0;
     let fallback = if must_trump { CardSet(trumps) } else { s1 };
     let beating_cards = s1 & beat;

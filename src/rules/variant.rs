@@ -21,6 +21,7 @@ pub enum Variant {
 
 impl Variant {
     /// The seats and sides of this variant.
+    #[inline]
     pub fn table(self) -> Table {
         match self {
             Variant::Pairs => Table { seats: 4, pairs: true },

@@ -24,13 +24,14 @@ pub struct TestApp {
     pub base: String,
     /// The HTTP client.
     pub client: Client,
-    handle: actix_web::dev::ServerHandle,
+    handle: Option<actix_web::dev::ServerHandle>,
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
-        let h = self.handle.clone();
-        drop(h.stop(false));
+        if let Some(h) = self.handle.take() {
+            drop(h.stop(false));
+        }
     }
 }
 
@@ -62,7 +63,7 @@ pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
     let server = botifarra::http::serve(listener, svc, Some(2)).expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
-    TestApp { base: format!("http://127.0.0.1:{port}"), client: Client::new(), handle }
+    TestApp { base: format!("http://127.0.0.1:{port}"), client: Client::new(), handle: Some(handle) }
 }
 
 /// A response: status, headers of interest and the JSON body.
@@ -79,6 +80,11 @@ pub struct Reply {
 }
 
 impl TestApp {
+    /// A client for a server running elsewhere (another process).
+    pub fn external(base: String) -> TestApp {
+        TestApp { base, client: Client::new(), handle: None }
+    }
+
     /// Sends a request with an optional token, body and extra headers.
     pub async fn send(
         &self,

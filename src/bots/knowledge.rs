@@ -1,0 +1,175 @@
+//! What a seat can deduce from its view: the cards it has seen, the cards
+//! still unseen, and the cards each other seat is known not to hold.
+//!
+//! Everything here is computed from a [`GameView`] alone, so a bot built on
+//! it can never use a card its seat may not know.
+
+use crate::rules::legal::beating;
+use crate::rules::view::{GameView, TrickView};
+use crate::rules::{Card, CardSet, Rules, Seat, Suit, Table, Trump};
+use crate::rules::trick::Trick;
+
+/// A seat's knowledge of the hand in progress.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    /// The seating of the variant.
+    pub table: Table,
+    /// The seat this knowledge belongs to.
+    pub seat: Seat,
+    /// The trump suit (none under botifarra or before trump is named).
+    pub trump: Option<Suit>,
+    /// The seat's own cards.
+    pub hand: CardSet,
+    /// Every card played in this hand (completed tricks and the current one).
+    pub played: CardSet,
+    /// The cards some other seat holds: the deck less own hand and played.
+    pub unseen: CardSet,
+    /// Per seat, cards it certainly does not hold: voids revealed by not
+    /// following suit and cards it would have had to play to beat. Empty for
+    /// the own seat.
+    pub forbidden: [CardSet; 4],
+    /// Per seat, the strictly weaker inference of voids only.
+    pub voids: [CardSet; 4],
+    /// How many cards each seat holds.
+    pub sizes: [u8; 4],
+    /// The trick being played (empty when the seat leads or outside play).
+    pub trick: Trick,
+}
+
+impl Knowledge {
+    /// Everything `view` tells its seat. A spectator's view (no `you`) is read
+    /// as seat 0 without a hand.
+    pub fn from_view(view: &GameView) -> Knowledge {
+        let table = view.rules.variant.table();
+        let seat = view.you.unwrap_or(0);
+        let trump = view.trump.and_then(Trump::suit);
+        let hand: CardSet = view.hand.iter().flatten().copied().collect();
+        let mut k = Knowledge {
+            table,
+            seat,
+            trump,
+            hand,
+            played: CardSet::EMPTY,
+            unseen: CardSet::EMPTY,
+            forbidden: [CardSet::EMPTY; 4],
+            voids: [CardSet::EMPTY; 4],
+            sizes: [0; 4],
+            trick: Trick::default(),
+        };
+        for (s, &n) in view.hand_sizes.iter().enumerate().take(4) {
+            k.sizes[s] = n;
+        }
+        for t in &view.tricks {
+            k.learn_from_trick(&view.rules, t);
+        }
+        if let Some(t) = &view.trick {
+            k.learn_from_trick(&view.rules, t);
+            k.trick = Trick::led_by(t.leader);
+            for pc in &t.cards {
+                k.trick.push(pc.card, trump);
+            }
+        }
+        k.unseen = view.rules.variant.deck() & !k.hand & !k.played;
+        k.forbidden[seat as usize] = CardSet::EMPTY;
+        k.voids[seat as usize] = CardSet::EMPTY;
+        k
+    }
+
+    /// Replays one trick card by card, recording what each play revealed.
+    fn learn_from_trick(&mut self, rules: &Rules, t: &TrickView) {
+        let mut trick = Trick::led_by(t.leader);
+        for pc in &t.cards {
+            self.played.insert(pc.card);
+            if let (Some(led), Some((winner, w))) = (trick.led(), trick.winning(self.table)) {
+                let partner_played = trick.seats(self.table).any(|s| self.table.partners(s, pc.seat));
+                let seen = Seen { led: led.suit(), w, winner, partner_played };
+                let f = reveals(rules, self.table, self.trump, &seen, pc.seat, pc.card);
+                self.forbidden[pc.seat as usize] = self.forbidden[pc.seat as usize] | f.forbidden;
+                self.voids[pc.seat as usize] = self.voids[pc.seat as usize] | f.void;
+            }
+            trick.push(pc.card, self.trump);
+        }
+    }
+
+    /// The cards another seat might hold: unseen and not excluded.
+    pub fn possible(&self, s: Seat) -> CardSet {
+        self.unseen & !self.forbidden[s as usize]
+    }
+
+    /// The seats after the seat to play that have yet to play to this trick.
+    pub fn still_to_play(&self) -> impl Iterator<Item = Seat> + '_ {
+        let played = self.trick.len() as u8;
+        (1..self.table.seats - played).map(move |k| self.table.after(self.seat, k))
+    }
+
+    /// Whether `s` plays on the same side as this seat (never in abarrotada).
+    pub fn is_partner(&self, s: Seat) -> bool {
+        self.table.partners(self.seat, s)
+    }
+
+    /// Whether no unseen card of `c`'s suit is stronger than `c`.
+    pub fn is_master(&self, c: Card) -> bool {
+        (c.higher_in_suit() & self.unseen).is_empty()
+    }
+}
+
+/// The trick as it stood when a card was played.
+struct Seen {
+    led: Suit,
+    w: Card,
+    winner: Seat,
+    partner_played: bool,
+}
+
+/// What a single play revealed about the player's hand.
+struct Revealed {
+    void: CardSet,
+    forbidden: CardSet,
+}
+
+/// What playing `c` by `p` revealed, when `seen.w` (by `seen.winner`) was
+/// winning a trick led in `seen.led`.
+///
+/// - Not following the led suit reveals a void in it.
+/// - An opponent of the winner who did not beat could not beat (RULES.md 4):
+///   following, they hold no card of the suit that beats `w`; void, no trump
+///   that beats it.
+/// - With `must_trump`, a void player who did not trump holds no trump.
+/// - In forced mode, a player who could not win and played a card the
+///   narrowing allowed only as "the lowest of a suit" holds nothing lower in
+///   that suit.
+fn reveals(rules: &Rules, table: Table, trump: Option<Suit>, seen: &Seen, p: Seat, c: Card) -> Revealed {
+    let Seen { led, w, winner, partner_played } = *seen;
+    let mut out = Revealed { void: CardSet::EMPTY, forbidden: CardSet::EMPTY };
+    let followed = c.suit() == led;
+    if !followed {
+        out.void = led.mask();
+    }
+    let beat = beating(w, trump);
+    let partner_winning = table.partners(p, winner);
+    let did_beat = beat.contains(c);
+    if !partner_winning && !did_beat {
+        out.forbidden = if followed { beat & led.mask() } else { beat };
+    }
+    if rules.must_trump
+        && !followed
+        && let Some(t) = trump
+        && c.suit() != t
+    {
+        out.forbidden = out.forbidden | t.mask();
+    }
+    if rules.forced && !partner_winning && !did_beat {
+        // Could not win: the forced narrowing applied.
+        let counting_ok = !followed && !partner_played;
+        if !(c.is_counting() && counting_ok) {
+            out.forbidden = out.forbidden | lower_in_suit(c);
+        }
+    }
+    out.forbidden = out.forbidden | out.void;
+    out
+}
+
+/// The cards of `c`'s suit weaker than `c`.
+fn lower_in_suit(c: Card) -> CardSet {
+    CardSet(c.suit().mask().0 & ((1u64 << c.index()) - 1))
+}

@@ -1,0 +1,173 @@
+//! Fast playouts of the rest of a hand on a fully known (sampled) deal.
+//!
+//! The state is the engine's own [`HandState`]; the legal cards come from
+//! [`HandState::legal_cards`], so a playout obeys every rule option. Only the
+//! bookkeeping of a played card (trick, turn, points) is done here, without
+//! the events and records the engine keeps for a real match.
+//!
+//! The rollout policy is a greedy player that sees every hand of the sample:
+//! it cashes cards no opponent can beat, wins a trick as cheaply as will hold,
+//! loads points on a partner's trick that will hold, and otherwise throws its
+//! cheapest card.
+
+use crate::rules::hand::Stage;
+use crate::rules::legal::beating;
+use crate::rules::view::GameView;
+use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Table, Trump};
+
+use super::knowledge::Knowledge;
+
+/// The hand of `view` in play, with `deal` as everyone's cards.
+pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> HandState {
+    let mut h = HandState::new(view.hand_number, view.dealer, deal);
+    h.stage = Stage::Playing;
+    h.trump = view.trump;
+    h.declarer = view.declarer;
+    h.turn = view.turn.unwrap_or(k.seat);
+    h.trick = k.trick;
+    for (p, &v) in h.points.iter_mut().zip(&view.points_taken) {
+        *p = v;
+    }
+    for (p, &v) in h.tricks_won.iter_mut().zip(&view.tricks_won) {
+        *p = v;
+    }
+    h
+}
+
+/// A fresh hand about to be played: `dealt` cards, `trump` named, the seat
+/// after the dealer to lead.
+pub fn state_at_start(number: u32, dealer: Seat, table: Table, dealt: [CardSet; 4], trump: Trump) -> HandState {
+    let mut h = HandState::new(number, dealer, dealt);
+    h.stage = Stage::Playing;
+    h.trump = Some(trump);
+    h.turn = table.next(dealer);
+    h.trick = crate::rules::trick::Trick::led_by(h.turn);
+    h
+}
+
+/// Plays `card` for the seat to play (it must be legal); returns whether the
+/// hand is over.
+#[inline]
+pub fn step(h: &mut HandState, table: Table, card: Card) -> bool {
+    let seat = h.turn;
+    let trump = h.trump.and_then(Trump::suit);
+    h.hands[seat as usize].remove(card);
+    h.trick.push(card, trump);
+    if (h.trick.len() as u8) < table.seats {
+        h.turn = table.next(seat);
+        return false;
+    }
+    let (winner, _) = h.trick.winning(table).unwrap_or((seat, card));
+    let side = table.side(winner) as usize;
+    h.points[side] += h.trick.cards().iter().map(|c| c.points()).sum::<u8>() + 1;
+    h.tricks_won[side] += 1;
+    h.turn = winner;
+    h.trick = crate::rules::trick::Trick::led_by(winner);
+    if h.hands[winner as usize].is_empty() {
+        h.stage = Stage::Over;
+        return true;
+    }
+    false
+}
+
+/// Plays the hand to its end with the greedy policy.
+pub fn rollout(h: &mut HandState, rules: &Rules, table: Table) {
+    while h.stage == Stage::Playing {
+        let legal = h.legal_cards(rules, table);
+        let card = greedy(h, table, legal);
+        step(h, table, card);
+    }
+}
+
+/// The greedy perfect-information choice among `legal` for the seat to play.
+pub fn greedy(h: &HandState, table: Table, legal: CardSet) -> Card {
+    if legal.len() == 1 {
+        return legal.lowest().unwrap_or_default();
+    }
+    let seat = h.turn;
+    let trump = h.trump.and_then(Trump::suit);
+    let Some((winner, w)) = h.trick.winning(table) else {
+        return lead(h, table, trump, legal);
+    };
+    let led = h.trick.led().map_or(w.suit(), Card::suit);
+    let later = table.seats - h.trick.len() as u8 - 1;
+    if table.partners(seat, winner) {
+        return if holds(h, table, seat, led, w, trump, later) { richest(legal, trump) } else { cheapest(legal, trump) };
+    }
+    let beaters = legal & beating(w, trump);
+    if beaters.is_empty() {
+        return cheapest(legal, trump);
+    }
+    let mut cands = beaters;
+    while let Some(c) = cheapest_winner(cands, trump) {
+        if holds(h, table, seat, led, c, trump, later) {
+            return c;
+        }
+        cands.remove(c);
+    }
+    cheapest_winner(beaters, trump).unwrap_or_default()
+}
+
+/// The lead: a card no opponent can beat (the richest), else the lowest card
+/// of the longest plain suit.
+fn lead(h: &HandState, table: Table, trump: Option<Suit>, legal: CardSet) -> Card {
+    let seat = h.turn;
+    let mut safe = CardSet::EMPTY;
+    for c in legal.iter() {
+        if holds(h, table, seat, c.suit(), c, trump, table.seats - 1) {
+            safe.insert(c);
+        }
+    }
+    if !safe.is_empty() {
+        return richest(safe, trump);
+    }
+    let plain = trump.map_or(legal, |t| legal & !t.mask());
+    let pool = if plain.is_empty() { legal } else { plain };
+    let longest = Suit::ALL.into_iter().max_by_key(|&s| pool.of_suit(s).len()).unwrap_or(Suit::Oros);
+    pool.of_suit(longest).lowest().unwrap_or_default()
+}
+
+/// Whether `x`, played now by `seat` (or already winning for its side), will
+/// still win the trick led in `led`: no opponent among the `later` seats to
+/// play can beat it, following suit when they must.
+#[inline]
+fn holds(h: &HandState, table: Table, seat: Seat, led: Suit, x: Card, trump: Option<Suit>, later: u8) -> bool {
+    let beat = beating(x, trump);
+    (1..=later).all(|k| {
+        let q = table.after(seat, k);
+        if table.partners(seat, q) {
+            return true;
+        }
+        let hand = h.hands[q as usize];
+        let follow = hand.of_suit(led);
+        let options = if follow.is_empty() { hand } else { follow };
+        (options & beat).is_empty()
+    })
+}
+
+/// The card worth the least to keep: plain before trump, fewest points, then
+/// weakest.
+#[inline]
+pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
+    let plain = trump.map_or(set, |t| set & !t.mask());
+    let pool = if plain.is_empty() { set } else { plain };
+    let zero = pool & !pool.counting();
+    let pool = if zero.is_empty() { pool } else { zero };
+    pool.iter().min_by_key(|c| (c.points(), c.strength())).unwrap_or_default()
+}
+
+/// The card carrying the most points: plain before trump.
+#[inline]
+pub fn richest(set: CardSet, trump: Option<Suit>) -> Card {
+    let plain = trump.map_or(set, |t| set & !t.mask());
+    let pool = if plain.is_empty() { set } else { plain };
+    pool.iter().max_by_key(|c| (c.points(), u8::MAX - c.strength())).unwrap_or_default()
+}
+
+/// The weakest card of `set` that beats: a plain card before a trump.
+#[inline]
+pub fn cheapest_winner(set: CardSet, trump: Option<Suit>) -> Option<Card> {
+    let plain = trump.map_or(set, |t| set & !t.mask());
+    let pool = if plain.is_empty() { set } else { plain };
+    pool.iter().min_by_key(|c| c.strength())
+}
