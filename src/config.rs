@@ -27,6 +27,8 @@ pub enum Command {
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
     },
+    /// Play two bots against each other over duplicate deals.
+    Arena(crate::arena::ArenaArgs),
 }
 
 /// Options of `serve`.
@@ -44,6 +46,21 @@ pub struct ServeArgs {
     /// Worker threads (default: one per core).
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
+    /// Requests per second per client address (0: no limit).
+    #[arg(long, env = "RATE_LIMIT_PER_IP", default_value_t = 500)]
+    pub rate_limit_per_ip: u32,
+    /// Requests per second per seat token (0: no limit).
+    #[arg(long, env = "RATE_LIMIT_PER_TOKEN", default_value_t = 100)]
+    pub rate_limit_per_token: u32,
+    /// Matches one client address may create per minute (0: no limit).
+    #[arg(long, env = "CREATES_PER_MINUTE", default_value_t = 600)]
+    pub creates_per_minute: u32,
+    /// Take the client address from `X-Forwarded-For` (only behind a trusted proxy).
+    #[arg(long, env = "TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+    /// Comma-separated origins browsers may call from (`*`: any, the default).
+    #[arg(long, env = "CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
     /// Log format: `text` or `json`.
     #[arg(long, env = "LOG_FORMAT", default_value = "text")]
     pub log_format: String,

@@ -6,6 +6,8 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 use botifarra::config::{Cli, Command, ServeArgs};
+use botifarra::http::ServeOptions;
+use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryStore, RedisStore};
 
@@ -24,6 +26,7 @@ fn main() -> std::process::ExitCode {
             println!("hands_per_second={}", (hands as f64 / secs) as u64);
             std::process::ExitCode::SUCCESS
         }
+        Some(Command::Arena(args)) => botifarra::arena::main(&args),
         Some(Command::Serve(args)) => serve(args),
         None => serve(cli.serve),
     }
@@ -59,7 +62,17 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     tracing::info!(%addr, store = store.kind(), "serving; Swagger UI at http://{addr}/swagger-ui/");
     let svc = Arc::new(Service::new(store, Limits::default()));
-    botifarra::http::serve(listener, svc, args.workers)?.await
+    let opts = ServeOptions {
+        workers: args.workers,
+        rate_limits: RateLimits {
+            per_ip_per_sec: args.rate_limit_per_ip,
+            per_token_per_sec: args.rate_limit_per_token,
+            creates_per_min: args.creates_per_minute,
+            trust_forwarded_for: args.trust_forwarded_for,
+        },
+        cors_origins: args.cors_origins.clone(),
+    };
+    botifarra::http::serve(listener, svc, opts)?.await
 }
 
 fn init_logs(format: &str) {

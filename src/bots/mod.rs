@@ -2,15 +2,29 @@
 //!
 //! A bot sees exactly what its seat may see (a [`GameView`]) and returns one
 //! of the view's `legal_actions`.
+//!
+//! - `random`: uniformly random legal actions;
+//! - `heuristic` (the default): rule-based trump choice, doubles and play;
+//! - `montecarlo`: samples the hidden cards consistently with the view
+//!   ([`sample_deals`]) and plays each candidate card out on many deals.
 
+mod bidding;
+mod heuristic;
+pub mod knowledge;
+mod montecarlo;
+pub mod playout;
 mod random;
+pub mod sample;
 
 use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
+pub use heuristic::HeuristicBot;
+pub use montecarlo::MonteCarloBot;
 pub use random::RandomBot;
+pub use sample::sample_deals;
 
 /// A house player.
 pub trait Bot: Send + Sync {
@@ -22,15 +36,18 @@ pub trait Bot: Send + Sync {
 }
 
 /// The names of the house bots, the default first.
-pub const NAMES: &[&str] = &["random"];
+pub const NAMES: &[&str] = &["heuristic", "random", "montecarlo"];
 
 /// The default house bot.
-pub const DEFAULT: &str = "random";
+pub const DEFAULT: &str = "heuristic";
 
 /// The house bot with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Bot> {
+    static MONTECARLO: MonteCarloBot = MonteCarloBot::DEFAULT;
     match name {
         "random" => Some(&RandomBot),
+        "heuristic" => Some(&HeuristicBot),
+        "montecarlo" => Some(&MONTECARLO),
         _ => None,
     }
 }

@@ -3,6 +3,7 @@
 pub mod error;
 mod extract;
 mod health;
+pub mod limit;
 mod matches;
 mod stream;
 
@@ -89,9 +90,36 @@ pub fn openapi_json() -> String {
     s
 }
 
-/// The application: routes, extractor error handlers, size limits, Swagger UI.
+/// How a server instance runs: workers, rate limits, CORS.
+#[derive(Clone, Debug, Default)]
+pub struct ServeOptions {
+    /// Worker threads (default: one per core).
+    pub workers: Option<usize>,
+    /// Rate limits.
+    pub rate_limits: limit::RateLimits,
+    /// Origins allowed to call from a browser: `*` for any (the default when
+    /// empty), else exact origins such as `https://play.example`.
+    pub cors_origins: Vec<String>,
+}
+
+fn cors(origins: &[String]) -> actix_cors::Cors {
+    let base = actix_cors::Cors::default()
+        .allow_any_method()
+        .allow_any_header()
+        .expose_headers(["Retry-After", "Location"])
+        .max_age(3600);
+    if origins.is_empty() || origins.iter().any(|o| o == "*") {
+        return base.allow_any_origin();
+    }
+    origins.iter().fold(base, |c, o| c.allowed_origin(o))
+}
+
+/// The application: routes, extractor error handlers, size limits, rate
+/// limits, CORS, Swagger UI.
 pub fn app(
     svc: Data<Service>,
+    limiter: Data<limit::Limiter>,
+    cors_origins: Vec<String>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -105,6 +133,7 @@ pub fn app(
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(svc)
+        .app_data(limiter)
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
         .app_data(web::QueryConfig::default().error_handler(|e, _| error::invalid(format!("invalid query: {e}"))))
         .app_data(web::PathConfig::default().error_handler(|e, _| error::invalid(format!("invalid path: {e}"))))
@@ -112,7 +141,9 @@ pub fn app(
         .configure(routes)
         .split_for_parts();
     app.service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
+        .wrap(cors(&cors_origins))
         .wrap(tracing_actix_web::TracingLogger::default())
 }
 
@@ -121,10 +152,12 @@ pub fn app(
 ///
 /// # Errors
 /// When the listener cannot be used.
-pub fn serve(listener: TcpListener, svc: Arc<Service>, workers: Option<usize>) -> std::io::Result<Server> {
+pub fn serve(listener: TcpListener, svc: Arc<Service>, opts: ServeOptions) -> std::io::Result<Server> {
     let data = Data::from(svc);
-    let mut server = HttpServer::new(move || app(data.clone())).listen(listener)?;
-    if let Some(w) = workers {
+    let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
+    let origins = opts.cors_origins.clone();
+    let mut server = HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone())).listen(listener)?;
+    if let Some(w) = opts.workers {
         server = server.workers(w);
     }
     Ok(server.shutdown_timeout(10).run())

@@ -407,7 +407,8 @@ impl Match {
             for t in h
                 .tricks
                 .iter()
-                .chain((h.stage == Stage::Playing).then_some(&h.trick))
+                // A hand forfeited mid-trick keeps the cards of that trick.
+                .chain((h.stage == Stage::Playing || h.forfeit.is_some()).then_some(&h.trick))
             {
                 for (seat, &card) in t.seats(table).zip(t.cards()) {
                     out.push(Move::Act(seat, Action::Play { card }));

@@ -29,6 +29,7 @@ pub use clock::{now_ms, rfc3339};
 pub use error::Error;
 pub use events::EventView;
 pub use record::{MatchRecord, MatchView, OnTimeout, SeatInfo, SeatKind, SeatRecord};
+pub use tokens::token_key;
 
 /// Limits the service enforces on what clients control.
 #[derive(Clone, Debug)]

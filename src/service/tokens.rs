@@ -35,3 +35,8 @@ pub fn hash_token(token: &str) -> String {
 pub fn token_matches(token: &str, stored: &str) -> bool {
     hash_token(token).as_bytes().ct_eq(stored.as_bytes()).into()
 }
+
+/// A short, non-reversible key for a presented token (rate-limit buckets).
+pub fn token_key(token: &str) -> String {
+    hash_token(token)[..16].to_string()
+}

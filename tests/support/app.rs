@@ -4,6 +4,8 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::Duration;
 
+use botifarra::http::ServeOptions;
+use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryStore, RedisStore};
 use reqwest::{Client, Method, StatusCode};
@@ -55,12 +57,22 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
     spawn_with_store(store_for(backend, None).await).await
 }
 
-/// Starts a server over `store` on a free port.
+/// Starts a server over `store` on a free port, without rate limits.
 pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
+    let opts = ServeOptions {
+        workers: Some(2),
+        rate_limits: RateLimits { per_ip_per_sec: 0, per_token_per_sec: 0, creates_per_min: 0, trust_forwarded_for: false },
+        cors_origins: Vec::new(),
+    };
+    spawn_with(store, opts).await
+}
+
+/// Starts a server over `store` with these options.
+pub async fn spawn_with(store: Arc<dyn MatchStore>, opts: ServeOptions) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let port = listener.local_addr().expect("local address").port();
     let svc = Arc::new(Service::new(store, Limits::default()));
-    let server = botifarra::http::serve(listener, svc, Some(2)).expect("start the server");
+    let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
     TestApp { base: format!("http://127.0.0.1:{port}"), client: Client::new(), handle: Some(handle) }

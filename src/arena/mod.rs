@@ -1,0 +1,242 @@
+//! The bot arena: two players over many duplicate deals (or whole matches),
+//! in parallel, with a confidence interval on the difference.
+//!
+//! *Duplicate*: every deal is played once per seating of the set in
+//! [`seatings`] (in the pairs game: A as team 0, then A as team 1), with the
+//! same cards, so card luck cancels out of each deal's result. A deal's
+//! result is the mean over its seatings of (points A records − points B
+//! records) per seat; the report gives the mean over deals with a 95%
+//! confidence interval (normal approximation).
+
+mod player;
+mod report;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+use crate::rules::{Event, Match, Rules, Seed, Variant, Winner};
+
+pub use player::Player;
+pub use report::{ArenaReport, BotStats, Estimate};
+
+/// Options of `botifarra arena`.
+#[derive(Debug, Clone, Args)]
+pub struct ArenaArgs {
+    /// Player A: a house bot (`heuristic`, `random`, `montecarlo`),
+    /// `montecarlo:<playouts>:<max_ms>`, or an external bot's `http://` URL.
+    #[arg(long, default_value = "heuristic")]
+    pub a: String,
+    /// Player B, as for `--a`.
+    #[arg(long, default_value = "random")]
+    pub b: String,
+    /// Number of duplicate deals (single hands).
+    #[arg(long, default_value_t = 2000)]
+    pub deals: u32,
+    /// Play this many duplicate whole matches instead of single deals.
+    #[arg(long, conflicts_with = "deals")]
+    pub matches: Option<u32>,
+    /// `pairs`, `abarrotada` or `abarrotada3`.
+    #[arg(long, default_value = "pairs", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Seed of the deals (the same seed plays the same cards).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_string()))
+        .map_err(|_| format!("unknown variant {s:?}: expected pairs, abarrotada or abarrotada3"))
+}
+
+/// Why an arena run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// A player name that is neither a house bot nor a URL.
+    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>, or an http:// URL", names = crate::bots::NAMES.join(", "))]
+    UnknownBot(String),
+    /// An external bot failed.
+    #[error("external bot {url}: {detail}")]
+    External {
+        /// Its URL.
+        url: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The engine refused a move (a bug in a house bot).
+    #[error("{0}")]
+    Engine(String),
+    /// The thread pool could not be built.
+    #[error("thread pool: {0}")]
+    Pool(String),
+}
+
+/// Which seats A occupies in each game of a duplicate set (bit `s` = seat
+/// `s`; B takes the others). Two teams swap in the four-seat games; in the
+/// three-seat game A sits alone in each seat and then B does.
+pub fn seatings(variant: Variant) -> &'static [u8] {
+    match variant {
+        Variant::Abarrotada3 => &[0b001, 0b010, 0b100, 0b110, 0b101, 0b011],
+        _ => &[0b0101, 0b1010],
+    }
+}
+
+/// Time and count of decisions of one player.
+#[derive(Default)]
+struct Clock {
+    decisions: AtomicU64,
+    nanos: AtomicU64,
+}
+
+/// Runs the arena.
+///
+/// # Errors
+/// [`ArenaError`] for an unknown bot, a failing external bot, or a move the
+/// engine refuses.
+pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
+    let players = [Player::parse(&args.a)?, Player::parse(&args.b)?];
+    let clocks = [Clock::default(), Clock::default()];
+    let units = args.matches.unwrap_or(args.deals);
+    let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(u64::from(units)) };
+    progress.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} {per_sec} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    progress.set_prefix(if args.matches.is_some() { "matches" } else { "deals" });
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.threads {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().map_err(|e| ArenaError::Pool(e.to_string()))?;
+    let start = Instant::now();
+    let outcomes: Result<Vec<Outcome>, ArenaError> = pool.install(|| {
+        (0..units)
+            .into_par_iter()
+            .map(|i| {
+                let o = play_duplicate(args, &players, &clocks, i);
+                progress.inc(1);
+                o
+            })
+            .collect()
+    });
+    progress.finish_and_clear();
+    let outcomes = outcomes?;
+    let stats = |i: usize, name: &str| BotStats {
+        name: name.to_string(),
+        decisions: clocks[i].decisions.load(Ordering::Relaxed),
+        seconds: clocks[i].nanos.load(Ordering::Relaxed) as f64 / 1e9,
+    };
+    Ok(ArenaReport {
+        a: stats(0, &args.a),
+        b: stats(1, &args.b),
+        variant: args.variant,
+        matches: args.matches.is_some(),
+        units,
+        seed: args.seed,
+        threads: pool.current_num_threads(),
+        wall_seconds: start.elapsed().as_secs_f64(),
+        recorded: Estimate::of(outcomes.iter().map(|o| o.recorded)),
+        points: Estimate::of(outcomes.iter().map(|o| o.points)),
+        wins: args.matches.map(|_| Estimate::of(outcomes.iter().map(|o| o.wins))),
+        hands: outcomes.iter().map(|o| o.hands).sum(),
+    })
+}
+
+/// The result of one duplicate set, averaged over its seatings.
+struct Outcome {
+    /// Recorded points, A minus B, per seat.
+    recorded: f64,
+    /// Hand points, A minus B, per seat (per hand in match mode).
+    points: f64,
+    /// A's share of wins (a draw counts half), in match mode.
+    wins: f64,
+    /// Hands played over all seatings.
+    hands: u64,
+}
+
+/// The deal seed of set `i` of a run seeded with `seed`.
+fn set_seed(seed: u64, i: u32) -> Seed {
+    let mut s = [0u8; 32];
+    s[..8].copy_from_slice(&seed.to_le_bytes());
+    s[8..12].copy_from_slice(&i.to_le_bytes());
+    s[12..16].copy_from_slice(b"aren");
+    s
+}
+
+/// Plays set `i` in every seating.
+fn play_duplicate(args: &ArenaArgs, players: &[Player; 2], clocks: &[Clock; 2], i: u32) -> Result<Outcome, ArenaError> {
+    let rules = Rules {
+        variant: args.variant,
+        max_hands: if args.matches.is_some() { None } else { Some(1) },
+        ..Rules::default()
+    };
+    let table = args.variant.table();
+    let seat_list = seatings(args.variant);
+    let mut out = Outcome { recorded: 0.0, points: 0.0, wins: 0.0, hands: 0 };
+    for (k, &mask) in seat_list.iter().enumerate() {
+        let mut m = Match::new(rules.clone(), set_seed(args.seed, i)).map_err(|e| ArenaError::Engine(e.to_string()))?;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed ^ (u64::from(i) << 8) ^ k as u64);
+        let mut events: Vec<Event> = Vec::new();
+        while let Some(seat) = m.turn() {
+            let who = usize::from(mask >> seat & 1 == 0);
+            let view = m.view(Some(seat));
+            let t = Instant::now();
+            let action = players[who].choose(&view, &mut rng)?;
+            clocks[who].nanos.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            clocks[who].decisions.fetch_add(1, Ordering::Relaxed);
+            m.apply(seat, action, &mut events).map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;
+            events.clear();
+        }
+        // Per-seat means of A's and B's seats.
+        let a_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 1).collect();
+        let b_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 0).collect();
+        let mean = |seats: &[u8], f: &dyn Fn(u8) -> f64| seats.iter().map(|&s| f(s)).sum::<f64>() / seats.len() as f64;
+        let recorded = |s: u8| f64::from(m.scores[table.side(s) as usize]);
+        let points = |s: u8| {
+            let side = table.side(s) as usize;
+            m.results.iter().map(|r| f64::from(r.points[side])).sum::<f64>() / m.results.len().max(1) as f64
+        };
+        out.recorded += mean(&a_seats, &recorded) - mean(&b_seats, &recorded);
+        out.points += mean(&a_seats, &points) - mean(&b_seats, &points);
+        out.wins += match m.winner {
+            Some(Winner::Side(side)) => {
+                let a_won = (0..table.seats).any(|s| mask >> s & 1 == 1 && table.side(s) == side);
+                if a_won { 1.0 } else { 0.0 }
+            }
+            _ => 0.5,
+        };
+        out.hands += m.results.len() as u64;
+    }
+    let n = seat_list.len() as f64;
+    out.recorded /= n;
+    out.points /= n;
+    out.wins /= n;
+    Ok(out)
+}
+
+/// `botifarra arena`: runs and prints the report; the exit code says
+/// whether it ran.
+pub fn main(args: &ArenaArgs) -> std::process::ExitCode {
+    match run(args) {
+        Ok(report) => {
+            print!("{report}");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("botifarra arena: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

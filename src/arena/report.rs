@@ -1,0 +1,137 @@
+//! The arena's results and the table it prints.
+
+use std::fmt;
+
+use crate::rules::Variant;
+
+/// A mean with its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The sample mean.
+    pub mean: f64,
+    /// Half the width of the 95% interval (1.96 standard errors).
+    pub half_width: f64,
+    /// The number of samples.
+    pub n: usize,
+}
+
+impl Estimate {
+    /// The mean and normal-approximation 95% interval of `xs`.
+    pub fn of(xs: impl Iterator<Item = f64>) -> Estimate {
+        let xs: Vec<f64> = xs.collect();
+        let n = xs.len();
+        if n == 0 {
+            return Estimate { mean: 0.0, half_width: 0.0, n };
+        }
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+        Estimate { mean, half_width: 1.96 * (var / n as f64).sqrt(), n }
+    }
+
+    /// The lower end of the interval.
+    pub fn low(&self) -> f64 {
+        self.mean - self.half_width
+    }
+
+    /// The upper end of the interval.
+    pub fn high(&self) -> f64 {
+        self.mean + self.half_width
+    }
+}
+
+impl fmt::Display for Estimate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:+8.2}  [{:+.2}, {:+.2}]", self.mean, self.low(), self.high())
+    }
+}
+
+/// How one player spent its time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotStats {
+    /// The player as named on the command line.
+    pub name: String,
+    /// Decisions made (every action, forced ones included).
+    pub decisions: u64,
+    /// Thread time spent deciding, summed over threads.
+    pub seconds: f64,
+}
+
+impl BotStats {
+    /// Mean milliseconds per decision.
+    pub fn ms_per_decision(&self) -> f64 {
+        if self.decisions == 0 { 0.0 } else { self.seconds * 1e3 / self.decisions as f64 }
+    }
+
+    /// Decisions per second of one thread.
+    pub fn per_second(&self) -> f64 {
+        if self.seconds == 0.0 { 0.0 } else { self.decisions as f64 / self.seconds }
+    }
+}
+
+/// Everything an arena run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArenaReport {
+    /// Player A.
+    pub a: BotStats,
+    /// Player B.
+    pub b: BotStats,
+    /// The variant played.
+    pub variant: Variant,
+    /// Whether whole matches were played.
+    pub matches: bool,
+    /// Duplicate deals (or matches) played.
+    pub units: u32,
+    /// The seed of the deals.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall-clock time.
+    pub wall_seconds: f64,
+    /// Recorded points A − B per seat: per deal, or per match in match mode.
+    pub recorded: Estimate,
+    /// Hand points A − B per seat and hand (card points + tricks).
+    pub points: Estimate,
+    /// A's win rate (draws half), in match mode.
+    pub wins: Option<Estimate>,
+    /// Hands played in all.
+    pub hands: u64,
+}
+
+impl fmt::Display for ArenaReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = if self.matches { "match" } else { "deal" };
+        let variant = serde_json::to_value(self.variant).ok().and_then(|v| v.as_str().map(String::from));
+        writeln!(
+            f,
+            "arena: A = {} vs B = {}; variant {}; {} duplicate {unit}s, {} hands; seed {}; {} threads; {:.1} s",
+            self.a.name,
+            self.b.name,
+            variant.unwrap_or_default(),
+            self.units,
+            self.hands,
+            self.seed,
+            self.threads,
+            self.wall_seconds
+        )?;
+        writeln!(f)?;
+        writeln!(f, "| measure (A − B, per seat) | mean | 95% interval |")?;
+        writeln!(f, "| --- | ---: | --- |")?;
+        let row = |f: &mut fmt::Formatter<'_>, what: &str, e: &Estimate| {
+            writeln!(f, "| {what} | {:+.2} | [{:+.2}, {:+.2}] |", e.mean, e.low(), e.high())
+        };
+        row(f, &format!("recorded points per {unit}"), &self.recorded)?;
+        row(f, "hand points per hand", &self.points)?;
+        if let Some(w) = &self.wins {
+            writeln!(f, "| A's match win rate | {:.1}% | [{:.1}%, {:.1}%] |", w.mean * 100.0, w.low() * 100.0, w.high() * 100.0)?;
+        }
+        writeln!(f)?;
+        writeln!(f, "| bot | decisions | ms per decision | decisions/s (one thread) |")?;
+        writeln!(f, "| --- | ---: | ---: | ---: |")?;
+        for b in [&self.a, &self.b] {
+            writeln!(f, "| {} | {} | {:.3} | {:.0} |", b.name, b.decisions, b.ms_per_decision(), b.per_second())?;
+        }
+        let total = (self.a.decisions + self.b.decisions) as f64;
+        writeln!(f)?;
+        writeln!(f, "{:.0} decisions/s over all threads", total / self.wall_seconds.max(1e-9))
+    }
+}

@@ -1,0 +1,117 @@
+//! A Monte Carlo player (determinization, "perfect information Monte
+//! Carlo"): it deals the unseen cards at random consistently with what its
+//! seat has seen ([`super::sample`]), plays each legal card on every sampled
+//! deal and finishes the hand with fast greedy playouts
+//! ([`super::playout`]), and plays the card with the best average result.
+//!
+//! The trump choice and the doubles are left to the heuristic player: with
+//! no card played yet there is almost nothing to infer, and its thresholds
+//! were tuned on the arena.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::heuristic::{HeuristicBot, choose_card};
+use super::knowledge::Knowledge;
+use super::playout::{rollout, state_from_view, step};
+use super::sample::Sampler;
+use super::Bot;
+use crate::rules::view::GameView;
+use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Seat};
+
+/// The Monte Carlo player and its budget per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MonteCarloBot {
+    /// Playouts per decision (one playout = one legal card on one sampled
+    /// deal, played to the end of the hand).
+    pub playouts: u32,
+    /// Wall-clock limit per decision, in milliseconds; the search stops at
+    /// whichever limit comes first.
+    pub max_ms: u64,
+}
+
+impl MonteCarloBot {
+    /// The house budget: a decision takes well under 100 ms on one core of a
+    /// release build (see `docs/arena.md`).
+    pub const DEFAULT: MonteCarloBot = MonteCarloBot { playouts: 6_000, max_ms: 80 };
+}
+
+impl Default for MonteCarloBot {
+    fn default() -> MonteCarloBot {
+        MonteCarloBot::DEFAULT
+    }
+}
+
+impl Bot for MonteCarloBot {
+    fn name(&self) -> &'static str {
+        "montecarlo"
+    }
+
+    fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action {
+        let cards: CardSet = view
+            .legal_actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Play { card } => Some(*card),
+                _ => None,
+            })
+            .collect();
+        if view.phase != Phase::Playing || view.legal_actions.len() < 2 || cards.len() < 2 {
+            return HeuristicBot.choose(view, rng);
+        }
+        Action::Play { card: self.search(view, cards, rng) }
+    }
+}
+
+impl MonteCarloBot {
+    /// The legal card with the best mean playout result.
+    fn search(&self, view: &GameView, cards: CardSet, rng: &mut Xoshiro256PlusPlus) -> Card {
+        let start = Instant::now();
+        let limit = Duration::from_millis(self.max_ms);
+        let k = Knowledge::from_view(view);
+        let sampler = Sampler::new(&k);
+        let rules = &view.rules;
+        let table = k.table;
+        let candidates: Vec<Card> = cards.iter().collect();
+        let mut sums = vec![0.0f64; candidates.len()];
+        let per_deal = candidates.len() as u32;
+        let mut done = 0u32;
+        while done + per_deal <= self.playouts.max(per_deal) {
+            let deal = sampler.sample(rng);
+            let root = state_from_view(view, &k, deal);
+            for (sum, &c) in sums.iter_mut().zip(&candidates) {
+                let mut h = root.clone();
+                step(&mut h, table, c);
+                rollout(&mut h, rules, table);
+                *sum += value(rules, k.seat, &h);
+            }
+            done += per_deal;
+            if start.elapsed() >= limit {
+                break;
+            }
+        }
+        // Ties (common late in a hand) go to the heuristic's preference.
+        let preferred = choose_card(&k, cards);
+        let best = sums.iter().copied().fold(f64::MIN, f64::max);
+        let tied: Vec<Card> =
+            candidates.iter().zip(&sums).filter(|(_, s)| **s >= best - 1e-9).map(|(c, _)| *c).collect();
+        if tied.contains(&preferred) { preferred } else { tied[0] }
+    }
+}
+
+/// What a finished playout is worth to `seat`: its team's hand points in
+/// the pairs game; in abarrotada the points it records less the average the
+/// others record (plus a small share of its raw points to break ties).
+pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
+    let table = rules.variant.table();
+    let me = table.side(seat) as usize;
+    if table.pairs {
+        return f64::from(h.points[me]);
+    }
+    let threshold = rules.variant.threshold() as f64;
+    let rec = |p: u8| (f64::from(p) - threshold).max(0.0);
+    let sides = table.sides() as usize;
+    let others: f64 = (0..sides).filter(|&s| s != me).map(|s| rec(h.points[s])).sum();
+    rec(h.points[me]) - others / (sides - 1) as f64 + 0.05 * f64::from(h.points[me])
+}

@@ -1,0 +1,124 @@
+//! Rate limiting per client address and per seat token (token buckets kept
+//! in this server instance's memory).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::web::Data;
+
+use super::error::ApiError;
+use crate::service::Error;
+
+/// The limits; a rate of 0 switches that limit off.
+#[derive(Clone, Debug)]
+pub struct RateLimits {
+    /// Requests per second per client address (bursts of twice as many).
+    pub per_ip_per_sec: u32,
+    /// Requests per second per seat token (bursts of twice as many).
+    pub per_token_per_sec: u32,
+    /// Matches a client address may create per minute.
+    pub creates_per_min: u32,
+    /// Take the client address from `X-Forwarded-For` (behind a trusted proxy).
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        RateLimits { per_ip_per_sec: 500, per_token_per_sec: 100, creates_per_min: 600, trust_forwarded_for: false }
+    }
+}
+
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Token buckets by key.
+pub struct Limiter {
+    limits: RateLimits,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+/// Buckets kept before idle ones are swept.
+const SWEEP_AT: usize = 100_000;
+
+impl Limiter {
+    /// A limiter with these limits.
+    pub fn new(limits: RateLimits) -> Limiter {
+        Limiter { limits, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one token from `key`'s bucket (refilled at `rate` per `per`
+    /// seconds, holding `burst`); on refusal, the seconds until one is back.
+    fn take(&self, key: String, rate: u32, per: f64, burst: f64) -> Result<(), u64> {
+        if rate == 0 {
+            return Ok(());
+        }
+        let per_sec = f64::from(rate) / per;
+        let now = Instant::now();
+        let mut map = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= SWEEP_AT {
+            map.retain(|_, b| now.duration_since(b.at).as_secs_f64() * per_sec < burst);
+        }
+        let b = map.entry(key).or_insert(Bucket { tokens: burst, at: now });
+        b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * per_sec).min(burst);
+        b.at = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - b.tokens) / per_sec).ceil().max(1.0) as u64)
+        }
+    }
+
+    fn check(&self, req: &ServiceRequest) -> Result<(), Error> {
+        let l = &self.limits;
+        let ip = client_ip(req, l.trust_forwarded_for);
+        let limited = |retry_after: u64, what: String| Error::RateLimited { retry_after, detail: what };
+        self.take(format!("ip:{ip}"), l.per_ip_per_sec, 1.0, f64::from(l.per_ip_per_sec) * 2.0)
+            .map_err(|s| limited(s, format!("limit: {} requests per second per client address", l.per_ip_per_sec)))?;
+        if let Some(token) = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+            let key = format!("tok:{}", crate::service::token_key(token));
+            self.take(key, l.per_token_per_sec, 1.0, f64::from(l.per_token_per_sec) * 2.0)
+                .map_err(|s| limited(s, format!("limit: {} requests per second per seat token", l.per_token_per_sec)))?;
+        }
+        if req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches" {
+            self.take(format!("create:{ip}"), l.creates_per_min, 60.0, f64::from(l.creates_per_min))
+                .map_err(|s| limited(s, format!("limit: {} matches created per minute per client address", l.creates_per_min)))?;
+        }
+        Ok(())
+    }
+}
+
+fn client_ip(req: &ServiceRequest, trust_forwarded_for: bool) -> String {
+    if trust_forwarded_for
+        && let Some(first) = req
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .and_then(|s| s.trim().parse::<IpAddr>().ok())
+    {
+        return first.to_string();
+    }
+    req.peer_addr().map_or_else(|| "unknown".to_string(), |a| a.ip().to_string())
+}
+
+/// The middleware: refuses with `429 rate_limited` past a limit.
+pub async fn rate_limit(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+    if let Some(limiter) = req.app_data::<Data<Limiter>>()
+        && let Err(e) = limiter.check(&req)
+    {
+        return Err(ApiError(e).into());
+    }
+    next.call(req).await
+}
