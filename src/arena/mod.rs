@@ -97,6 +97,7 @@ pub fn seatings(variant: Variant) -> &'static [u8] {
 struct Clock {
     decisions: AtomicU64,
     nanos: AtomicU64,
+    max_nanos: AtomicU64,
 }
 
 /// Runs the arena.
@@ -137,6 +138,7 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
         name: name.to_string(),
         decisions: clocks[i].decisions.load(Ordering::Relaxed),
         seconds: clocks[i].nanos.load(Ordering::Relaxed) as f64 / 1e9,
+        max_ms: clocks[i].max_nanos.load(Ordering::Relaxed) as f64 / 1e6,
     };
     Ok(ArenaReport {
         a: stats(0, &args.a),
@@ -194,7 +196,9 @@ fn play_duplicate(args: &ArenaArgs, players: &[Player; 2], clocks: &[Clock; 2], 
             let view = m.view(Some(seat));
             let t = Instant::now();
             let action = players[who].choose(&view, &mut rng)?;
-            clocks[who].nanos.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            let nanos = t.elapsed().as_nanos() as u64;
+            clocks[who].nanos.fetch_add(nanos, Ordering::Relaxed);
+            clocks[who].max_nanos.fetch_max(nanos, Ordering::Relaxed);
             clocks[who].decisions.fetch_add(1, Ordering::Relaxed);
             m.apply(seat, action, &mut events).map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;
             events.clear();

@@ -54,6 +54,8 @@ pub struct BotStats {
     pub decisions: u64,
     /// Thread time spent deciding, summed over threads.
     pub seconds: f64,
+    /// The longest single decision, in milliseconds.
+    pub max_ms: f64,
 }
 
 impl BotStats {
@@ -125,10 +127,11 @@ impl fmt::Display for ArenaReport {
             writeln!(f, "| A's match win rate | {:.1}% | [{:.1}%, {:.1}%] |", w.mean * 100.0, w.low() * 100.0, w.high() * 100.0)?;
         }
         writeln!(f)?;
-        writeln!(f, "| bot | decisions | ms per decision | decisions/s (one thread) |")?;
-        writeln!(f, "| --- | ---: | ---: | ---: |")?;
+        writeln!(f, "| bot | decisions | mean ms per decision | max ms | decisions/s (one thread) |")?;
+        writeln!(f, "| --- | ---: | ---: | ---: | ---: |")?;
         for b in [&self.a, &self.b] {
-            writeln!(f, "| {} | {} | {:.3} | {:.0} |", b.name, b.decisions, b.ms_per_decision(), b.per_second())?;
+            let (mean, max, rate) = (b.ms_per_decision(), b.max_ms, b.per_second());
+            writeln!(f, "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} |", b.name, b.decisions)?;
         }
         let total = (self.a.decisions + self.b.decisions) as f64;
         writeln!(f)?;

@@ -5,6 +5,7 @@ mod extract;
 mod health;
 pub mod limit;
 mod matches;
+mod metrics;
 mod stream;
 
 use std::net::TcpListener;
@@ -75,7 +76,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(stream::stream_events)
         .service(matches::history)
         .service(health::healthz)
-        .service(health::readyz);
+        .service(health::readyz)
+        .service(metrics::metrics_text);
 }
 
 /// The OpenAPI document, generated from the handlers and types.
@@ -115,7 +117,7 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 }
 
 /// The application: routes, extractor error handlers, size limits, rate
-/// limits, CORS, Swagger UI.
+/// limits, CORS, request metrics, Swagger UI.
 pub fn app(
     svc: Data<Service>,
     limiter: Data<limit::Limiter>,
@@ -144,6 +146,7 @@ pub fn app(
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
         .wrap(cors(&cors_origins))
+        .wrap(actix_web::middleware::from_fn(metrics::track))
         .wrap(tracing_actix_web::TracingLogger::default())
 }
 

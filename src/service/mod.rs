@@ -9,11 +9,13 @@
 mod clock;
 mod error;
 pub mod events;
+mod instrumented;
+pub mod metrics;
 mod record;
 mod tokens;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -165,9 +167,9 @@ const COMMIT_ATTEMPTS: usize = 8;
 const MAX_STEPS: usize = 20_000;
 
 impl Service {
-    /// A service over `store`.
+    /// A service over `store`; every store round trip is counted in [`metrics`].
     pub fn new(store: Arc<dyn MatchStore>, limits: Limits) -> Service {
-        Service { store, limits }
+        Service { store: Arc::new(instrumented::Instrumented::new(store)), limits }
     }
 
     /// The store, for readiness checks.
@@ -239,11 +241,13 @@ impl Service {
             created_ms: now,
         };
         let mut events = vec![events::match_created(rec.game.dealer, rec.game.first_dealer_card)];
-        advance(&mut rec, &mut events, now)?;
+        let house = advance(&mut rec, &mut events, now)?;
         let state = serde_json::to_string(&rec)?;
         if !self.store.create(&rec.id, rec.version, &state, &events).await? {
             return Err(Error::Internal("match id collision".into()));
         }
+        metrics::metrics().matches_created.inc();
+        house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
         Ok(Created { match_id: rec.id.clone(), tokens: seat_tokens, view: rec.view(None) })
     }
@@ -268,10 +272,11 @@ impl Service {
             }
             let before = rec.version;
             let mut events = Vec::new();
-            advance(&mut rec, &mut events, now)?;
+            let house = advance(&mut rec, &mut events, now)?;
             let state = serde_json::to_string(&rec)?;
             let commit = Commit { expected_version: before, new_version: rec.version, state: &state, events: &events, idempotency: None };
             if let CommitOutcome::Committed { .. } = self.store.commit(id, commit).await? {
+                house.record();
                 return Ok(rec);
             }
         }
@@ -338,7 +343,7 @@ impl Service {
             rec.version += 1;
             let now = now_ms();
             rec.deadline_ms = None;
-            advance(&mut rec, &mut events, now)?;
+            let house = advance(&mut rec, &mut events, now)?;
             let body = serde_json::to_string(&rec.view(Some(seat)))?;
             let state = serde_json::to_string(&rec)?;
             let commit = Commit {
@@ -350,6 +355,8 @@ impl Service {
             };
             match self.store.commit(id, commit).await? {
                 CommitOutcome::Committed { .. } => {
+                    metrics::metrics().action(metrics::kind_of(&req.act), "client");
+                    house.record();
                     tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
                     return Ok(body);
                 }
@@ -458,7 +465,10 @@ fn bot_rng(rec: &MatchRecord) -> Xoshiro256PlusPlus {
 
 /// Plays everything that needs no client: automatic deals, house-bot seats
 /// and expired move clocks; then sets the deadline of the seat to act.
-fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<(), Error> {
+///
+/// Returns the moves it made, to count once the state is committed.
+fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<metrics::Applied, Error> {
+    let mut applied = metrics::Applied::default();
     let mut engine_events: Vec<Event> = Vec::new();
     for _ in 0..MAX_STEPS {
         let Some(seat) = rec.game.turn() else { break };
@@ -476,6 +486,7 @@ fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<
         } else {
             break;
         };
+        applied.push(&act, reason);
         if let (Some(reason), Act::Action(a)) = (reason, act) {
             events.push(events::bot_acted(seat, &rec.seats[seat as usize].bot, &a, reason));
         }
@@ -495,14 +506,18 @@ fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<
             _ => None,
         };
     }
-    Ok(())
+    Ok(applied)
 }
 
 fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {
-    let bot = bots::by_name(&rec.seats[seat as usize].bot).unwrap_or(&bots::RandomBot);
+    let name = &rec.seats[seat as usize].bot;
+    let bot = bots::by_name(name).unwrap_or(&bots::RandomBot);
     let view = rec.game.view(Some(seat));
     if view.legal_actions.is_empty() {
         return Err(Error::Internal("no legal action for the seat to act".into()));
     }
-    Ok(bot.choose(&view, &mut bot_rng(rec)))
+    let start = Instant::now();
+    let action = bot.choose(&view, &mut bot_rng(rec));
+    metrics::metrics().bot_decision.with_label_values(&[name.as_str()]).observe(start.elapsed().as_secs_f64());
+    Ok(action)
 }

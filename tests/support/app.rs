@@ -61,7 +61,12 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
     let opts = ServeOptions {
         workers: Some(2),
-        rate_limits: RateLimits { per_ip_per_sec: 0, per_token_per_sec: 0, creates_per_min: 0, trust_forwarded_for: false },
+        rate_limits: RateLimits {
+            per_ip_per_sec: 0,
+            per_token_per_sec: 0,
+            creates_per_min: 0,
+            trust_forwarded_for: false,
+        },
         cors_origins: Vec::new(),
     };
     spawn_with(store, opts).await
@@ -75,7 +80,11 @@ pub async fn spawn_with(store: Arc<dyn MatchStore>, opts: ServeOptions) -> TestA
     let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
-    TestApp { base: format!("http://127.0.0.1:{port}"), client: Client::new(), handle: Some(handle) }
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: Client::new(),
+        handle: Some(handle),
+    }
 }
 
 /// A response: status, headers of interest and the JSON body.
@@ -94,7 +103,11 @@ pub struct Reply {
 impl TestApp {
     /// A client for a server running elsewhere (another process).
     pub fn external(base: String) -> TestApp {
-        TestApp { base, client: Client::new(), handle: None }
+        TestApp {
+            base,
+            client: Client::new(),
+            handle: None,
+        }
     }
 
     /// Sends a request with an optional token, body and extra headers.
@@ -106,7 +119,9 @@ impl TestApp {
         body: Option<Value>,
         headers: &[(&str, &str)],
     ) -> Reply {
-        let mut req = self.client.request(method, format!("{}{}", self.base, path));
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.base, path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
@@ -114,7 +129,9 @@ impl TestApp {
             req = req.header(*k, *v);
         }
         if let Some(b) = body {
-            req = req.header("content-type", "application/json").body(b.to_string());
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
         }
         let resp = req.send().await.expect("the request reaches the server");
         let status = resp.status();
@@ -126,7 +143,12 @@ impl TestApp {
             .to_string();
         let text = resp.text().await.unwrap_or_default();
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply { status, content_type, text, json }
+        Reply {
+            status,
+            content_type,
+            text,
+            json,
+        }
     }
 
     /// `GET path` with an optional token.

@@ -1,0 +1,123 @@
+//! A [`MatchStore`] wrapper that counts and times every round trip, so the
+//! service's store traffic, commit conflicts and store errors show in
+//! `/metrics` without touching either backend.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+
+use super::metrics::metrics;
+use crate::store::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
+
+/// The store the service uses, measured.
+pub struct Instrumented {
+    inner: Arc<dyn MatchStore>,
+}
+
+impl Instrumented {
+    /// Wraps `inner`.
+    pub fn new(inner: Arc<dyn MatchStore>) -> Instrumented {
+        Instrumented { inner }
+    }
+}
+
+/// Runs one round trip `op`, counting it, its latency and its failure.
+async fn measured<T>(
+    op: &'static str,
+    f: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
+    let m = metrics();
+    let start = Instant::now();
+    let r = f.await;
+    m.store_ops.with_label_values(&[op]).inc();
+    m.store_duration
+        .with_label_values(&[op])
+        .observe(start.elapsed().as_secs_f64());
+    if let Err(StoreError::Unavailable(_)) = &r {
+        m.store_errors.with_label_values(&[op]).inc();
+    }
+    r
+}
+
+#[async_trait]
+impl MatchStore for Instrumented {
+    async fn create(
+        &self,
+        id: &str,
+        version: u64,
+        state: &str,
+        events: &[String],
+    ) -> Result<bool, StoreError> {
+        measured("create", self.inner.create(id, version, state, events)).await
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError> {
+        measured("load", self.inner.load(id)).await
+    }
+
+    async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError> {
+        let r = measured("commit", self.inner.commit(id, c)).await;
+        let outcome = match &r {
+            Ok(CommitOutcome::Committed { .. }) => Some("committed"),
+            Ok(CommitOutcome::Conflict { .. }) => Some("conflict"),
+            Ok(CommitOutcome::Duplicate { .. }) => Some("duplicate"),
+            Err(_) => None,
+        };
+        if let Some(o) = outcome {
+            metrics().commits.with_label_values(&[o]).inc();
+        }
+        r
+    }
+
+    async fn idempotent_response(&self, id: &str, key: &str) -> Result<Option<String>, StoreError> {
+        measured(
+            "idempotent_response",
+            self.inner.idempotent_response(id, key),
+        )
+        .await
+    }
+
+    async fn events_after(
+        &self,
+        id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>, StoreError> {
+        measured("events_after", self.inner.events_after(id, after, limit)).await
+    }
+
+    async fn last_seq(&self, id: &str) -> Result<u64, StoreError> {
+        measured("last_seq", self.inner.last_seq(id)).await
+    }
+
+    async fn wait_events(
+        &self,
+        id: &str,
+        after: u64,
+        timeout: Duration,
+    ) -> Result<u64, StoreError> {
+        // A wait lasts as long as the client asked: counted, not timed.
+        let r = self.inner.wait_events(id, after, timeout).await;
+        metrics()
+            .store_ops
+            .with_label_values(&["wait_events"])
+            .inc();
+        if let Err(StoreError::Unavailable(_)) = &r {
+            metrics()
+                .store_errors
+                .with_label_values(&["wait_events"])
+                .inc();
+        }
+        r
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        measured("ping", self.inner.ping()).await
+    }
+
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+}
