@@ -27,7 +27,11 @@ fn a_deterministic_bot_against_itself_scores_exactly_zero_over_duplicate_deals()
         let r = run(&args("heuristic", "heuristic", 30, variant)).unwrap();
         assert_eq!(r.recorded.mean, 0.0, "{variant:?}");
         assert_eq!(r.points.mean, 0.0, "{variant:?}");
-        let games = if variant == Variant::Abarrotada3 { 6 } else { 2 };
+        let games = if variant == Variant::Abarrotada3 {
+            6
+        } else {
+            2
+        };
         assert_eq!(r.hands, 30 * games);
     }
 }
@@ -55,7 +59,10 @@ fn match_mode_reports_a_win_rate() {
 
 #[test]
 fn an_unknown_bot_is_refused() {
-    assert!(matches!(run(&args("nobody", "random", 1, Variant::Pairs)), Err(ArenaError::UnknownBot(_))));
+    assert!(matches!(
+        run(&args("nobody", "random", 1, Variant::Pairs)),
+        Err(ArenaError::UnknownBot(_))
+    ));
 }
 
 /// A tiny external bot: an HTTP endpoint that receives the seat's view and
@@ -70,14 +77,20 @@ fn spawn_external_bot(honest: bool) -> String {
             HttpServer::new(move || {
                 App::new().app_data(counter.clone()).route(
                     "/act",
-                    web::post().to(move |view: web::Json<Value>, n: web::Data<AtomicU64>| async move {
-                        if !honest {
-                            return HttpResponse::Ok().json(json!({"type": "play", "card": "13O"}));
-                        }
-                        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
-                        let i = n.fetch_add(7, Ordering::Relaxed) as usize % legal.len().max(1);
-                        HttpResponse::Ok().json(legal.get(i).cloned().unwrap_or(Value::Null))
-                    }),
+                    web::post().to(
+                        move |view: web::Json<Value>, n: web::Data<AtomicU64>| async move {
+                            if !honest {
+                                return HttpResponse::Ok()
+                                    .json(json!({"type": "play", "card": "13O"}));
+                            }
+                            let legal = view["legal_actions"]
+                                .as_array()
+                                .cloned()
+                                .unwrap_or_default();
+                            let i = n.fetch_add(7, Ordering::Relaxed) as usize % legal.len().max(1);
+                            HttpResponse::Ok().json(legal.get(i).cloned().unwrap_or(Value::Null))
+                        },
+                    ),
                 )
             })
             .workers(1)
@@ -94,7 +107,11 @@ fn spawn_external_bot(honest: bool) -> String {
 fn an_external_http_bot_plays_the_arena() {
     let url = spawn_external_bot(true);
     let r = run(&args(&url, "heuristic", 6, Variant::Pairs)).unwrap();
-    assert!(r.a.decisions >= 6 * 2 * 2 * 12, "the external bot played its cards: {}", r.a.decisions);
+    assert!(
+        r.a.decisions >= 6 * 2 * 2 * 12,
+        "the external bot played its cards: {}",
+        r.a.decisions
+    );
     assert_eq!(r.hands, 12);
 }
 

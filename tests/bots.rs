@@ -11,7 +11,10 @@ use rand::rngs::Xoshiro256PlusPlus;
 const VARIANTS: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
 
 /// A small Monte Carlo budget: debug builds are slow.
-const QUICK_MC: MonteCarloBot = MonteCarloBot { playouts: 120, max_ms: 50 };
+const QUICK_MC: MonteCarloBot = MonteCarloBot {
+    playouts: 120,
+    max_ms: 50,
+};
 
 fn seed(n: u64) -> [u8; 32] {
     let mut s = [7u8; 32];
@@ -22,7 +25,11 @@ fn seed(n: u64) -> [u8; 32] {
 /// Rule options spread over the matches: the default, forced mode (pairs
 /// only), must-trump, and linear doubling with Sant Vicenç after botifarra.
 fn rules(variant: Variant, n: u64) -> Rules {
-    let mut r = Rules { variant, max_hands: Some(2), ..Rules::default() };
+    let mut r = Rules {
+        variant,
+        max_hands: Some(2),
+        ..Rules::default()
+    };
     match n % 4 {
         1 if variant == Variant::Pairs => r.forced = true,
         2 => r.must_trump = true,
@@ -39,15 +46,26 @@ fn rules(variant: Variant, n: u64) -> Rules {
 /// Plays a match with `players[seat]` at each seat, calling `check` on every
 /// view before the seat acts, and asserting every action is listed as legal
 /// and accepted.
-fn play(m: &mut Match, players: &[&dyn Bot], rng: &mut Xoshiro256PlusPlus, mut check: impl FnMut(&Match, &GameView)) {
+fn play(
+    m: &mut Match,
+    players: &[&dyn Bot],
+    rng: &mut Xoshiro256PlusPlus,
+    mut check: impl FnMut(&Match, &GameView),
+) {
     let mut events = Vec::new();
     while let Some(seat) = m.turn() {
         let view = m.view(Some(seat));
         check(m, &view);
         let bot = players[seat as usize % players.len()];
         let action = bot.choose(&view, rng);
-        assert!(view.legal_actions.contains(&action), "{} chose {action:?}, not in {:?}", bot.name(), view.legal_actions);
-        m.apply(seat, action, &mut events).unwrap_or_else(|e| panic!("{} chose {action:?}: refused: {e}", bot.name()));
+        assert!(
+            view.legal_actions.contains(&action),
+            "{} chose {action:?}, not in {:?}",
+            bot.name(),
+            view.legal_actions
+        );
+        m.apply(seat, action, &mut events)
+            .unwrap_or_else(|e| panic!("{} chose {action:?}: refused: {e}", bot.name()));
         events.clear();
     }
 }
@@ -89,7 +107,9 @@ fn every_house_bot_is_registered_and_heuristic_is_the_default() {
 fn voids(view: &GameView) -> [CardSet; 4] {
     let mut v = [CardSet::EMPTY; 4];
     for t in view.tricks.iter().chain(view.trick.as_ref()) {
-        let Some(led) = t.cards.first().map(|pc| pc.card.suit()) else { continue };
+        let Some(led) = t.cards.first().map(|pc| pc.card.suit()) else {
+            continue;
+        };
         for pc in &t.cards {
             if pc.card.suit() != led {
                 v[pc.seat as usize] = v[pc.seat as usize] | led.mask();
@@ -100,7 +120,11 @@ fn voids(view: &GameView) -> [CardSet; 4] {
 }
 
 fn played(view: &GameView) -> CardSet {
-    view.tricks.iter().chain(view.trick.as_ref()).flat_map(|t| t.cards.iter().map(|pc| pc.card)).collect()
+    view.tricks
+        .iter()
+        .chain(view.trick.as_ref())
+        .flat_map(|t| t.cards.iter().map(|pc| pc.card))
+        .collect()
 }
 
 /// Checks every sampled deal for `view` against what the seat knows, and
@@ -114,21 +138,38 @@ fn check_samples(m: &Match, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> us
     let voids = voids(view);
     let k = Knowledge::from_view(view);
     for s in 0..seats {
-        assert!((h.hands[s] & k.forbidden[s]).is_empty(), "seat {s} holds a card the view says it cannot hold");
+        assert!(
+            (h.hands[s] & k.forbidden[s]).is_empty(),
+            "seat {s} holds a card the view says it cannot hold"
+        );
     }
     let deals = sample_deals(view, 20, rng);
     for d in &deals {
         assert_eq!(d[me as usize], own, "own hand exact");
         let mut all = CardSet::EMPTY;
         for s in 0..seats {
-            assert_eq!(d[s].len(), u32::from(view.hand_sizes[s]), "seat {s} hand size");
+            assert_eq!(
+                d[s].len(),
+                u32::from(view.hand_sizes[s]),
+                "seat {s} hand size"
+            );
             assert!((d[s] & played).is_empty(), "a played card was dealt");
-            assert!((d[s] & voids[s]).is_empty(), "seat {s} got a suit it showed void in");
-            assert!((d[s] & k.forbidden[s]).is_empty(), "seat {s} got a card it showed it lacks");
+            assert!(
+                (d[s] & voids[s]).is_empty(),
+                "seat {s} got a suit it showed void in"
+            );
+            assert!(
+                (d[s] & k.forbidden[s]).is_empty(),
+                "seat {s} got a card it showed it lacks"
+            );
             assert!((d[s] & all).is_empty(), "a card dealt twice");
             all = all | d[s];
         }
-        assert_eq!(all | played, view.rules.variant.deck(), "every card somewhere");
+        assert_eq!(
+            all | played,
+            view.rules.variant.deck(),
+            "every card somewhere"
+        );
     }
     deals.len()
 }
@@ -158,7 +199,11 @@ fn sampled_deals_respect_hand_sizes_played_cards_and_voids_in_every_variant() {
 fn twin_matches(viewer: Seat) -> (Match, Match) {
     let heuristic = bots::by_name("heuristic").unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-    let rules = Rules { first_dealer: FirstDealer::Seat(3), max_hands: Some(1), ..Rules::default() };
+    let rules = Rules {
+        first_dealer: FirstDealer::Seat(3),
+        max_hands: Some(1),
+        ..Rules::default()
+    };
     let mut m = Match::new(rules, seed(9)).unwrap();
     let mut events = Vec::new();
     // Play until `viewer` is to play its second card.
@@ -186,19 +231,32 @@ fn twin_matches(viewer: Seat) -> (Match, Match) {
 fn the_sampler_sees_only_the_view_not_the_hidden_hands() {
     let viewer = 0;
     let (m, twin) = twin_matches(viewer);
-    assert_ne!(m.hand.as_ref().unwrap().hands, twin.hand.as_ref().unwrap().hands);
+    assert_ne!(
+        m.hand.as_ref().unwrap().hands,
+        twin.hand.as_ref().unwrap().hands
+    );
     let (v1, v2) = (m.view(Some(viewer)), twin.view(Some(viewer)));
-    assert_eq!(serde_json::to_string(&v1).unwrap(), serde_json::to_string(&v2).unwrap(), "same view");
+    assert_eq!(
+        serde_json::to_string(&v1).unwrap(),
+        serde_json::to_string(&v2).unwrap(),
+        "same view"
+    );
     let s1 = sample_deals(&v1, 300, &mut Xoshiro256PlusPlus::seed_from_u64(5));
     let s2 = sample_deals(&v2, 300, &mut Xoshiro256PlusPlus::seed_from_u64(5));
     assert_eq!(s1, s2, "the same view and seed give the same samples");
     // And the samples are not the truth more often than chance: with 33
     // unseen cards among three hands, an exact guess is all but impossible.
     let truth = m.hand.as_ref().unwrap().hands;
-    let exact = s1.iter().filter(|d| d[1] == truth[1] || d[2] == truth[2] || d[3] == truth[3]).count();
+    let exact = s1
+        .iter()
+        .filter(|d| d[1] == truth[1] || d[2] == truth[2] || d[3] == truth[3])
+        .count();
     assert_eq!(exact, 0);
     // The same holds for the Monte Carlo bot's choice.
-    let mc = MonteCarloBot { playouts: 400, max_ms: 10_000 };
+    let mc = MonteCarloBot {
+        playouts: 400,
+        max_ms: 10_000,
+    };
     let a1 = mc.choose(&v1, &mut Xoshiro256PlusPlus::seed_from_u64(6));
     let a2 = mc.choose(&v2, &mut Xoshiro256PlusPlus::seed_from_u64(6));
     assert_eq!(a1, a2);
@@ -213,5 +271,9 @@ fn samples_spread_over_many_different_deals() {
     let mut distinct = deals.clone();
     distinct.sort_by_key(|d| d.map(|s| s.0));
     distinct.dedup();
-    assert!(distinct.len() > 190, "only {} distinct deals", distinct.len());
+    assert!(
+        distinct.len() > 190,
+        "only {} distinct deals",
+        distinct.len()
+    );
 }

@@ -9,8 +9,8 @@ mod common;
 
 use botifarra::rules::legal::{legal_cards, why_illegal};
 use botifarra::rules::{
-    Action, Call, Card, CardSet, Doubling, HandResult, HandState, Match, Phase, RuleError, Rules, Seat,
-    Trump, TrumpChoice, Winner,
+    Action, Call, Card, CardSet, Doubling, HandResult, HandState, Match, Phase, RuleError, Rules,
+    Seat, Trump, TrumpChoice, Winner,
 };
 use common::oracle;
 use common::random::{SplitMix, rules_from};
@@ -39,7 +39,10 @@ fn check_actions(m: &Match, space: &[Action]) {
     for seat in 0..table.seats {
         let listed = m.legal_actions(seat);
         if Some(seat) != turn {
-            assert!(listed.is_empty(), "seat {seat} out of turn lists {listed:?}");
+            assert!(
+                listed.is_empty(),
+                "seat {seat} out of turn lists {listed:?}"
+            );
         } else if m.phase() != Phase::MatchOver {
             assert!(!listed.is_empty(), "seat {seat} to act has no legal action");
         }
@@ -53,9 +56,14 @@ fn check_actions(m: &Match, space: &[Action]) {
                 assert!(!events.is_empty());
                 continue;
             }
-            let err = probe.apply(seat, a, &mut events).expect_err("an unlisted action is refused");
+            let err = probe
+                .apply(seat, a, &mut events)
+                .expect_err("an unlisted action is refused");
             assert!(events.is_empty());
-            assert!(probe == *m, "refused {a:?} by seat {seat} changed the match");
+            assert!(
+                probe == *m,
+                "refused {a:?} by seat {seat} changed the match"
+            );
             match &err {
                 RuleError::WrongPhase { phase, expected } => {
                     assert_eq!(*phase, m.phase());
@@ -64,7 +72,10 @@ fn check_actions(m: &Match, space: &[Action]) {
                 }
                 RuleError::NotYourTurn { turn: t } => assert_eq!(*t, turn),
                 RuleError::Illegal(why) => {
-                    assert!(!why.is_empty() && why != "not allowed", "{a:?}: vague reason {why:?}");
+                    assert!(
+                        !why.is_empty() && why != "not allowed",
+                        "{a:?}: vague reason {why:?}"
+                    );
                     if let (Action::Play { card }, Some(h)) = (a, &m.hand) {
                         let held = h.hands[seat as usize].contains(card);
                         assert_eq!(why.ends_with("is not in your hand"), !held, "{why}");
@@ -81,7 +92,10 @@ fn check_play(m: &Match, h: &HandState) {
     let table = m.table();
     let ctx = h.play_context(&m.rules, table);
     let engine = legal_cards(&ctx);
-    let explained: CardSet = CardSet::FULL.iter().filter(|&c| why_illegal(&ctx, c).is_none()).collect();
+    let explained: CardSet = CardSet::FULL
+        .iter()
+        .filter(|&c| why_illegal(&ctx, c).is_none())
+        .collect();
     assert_eq!(engine, explained);
     let held: Vec<Card> = h.hands[h.turn as usize].iter().collect();
     let spot = oracle::Spot {
@@ -93,7 +107,14 @@ fn check_play(m: &Match, h: &HandState) {
         must_trump: m.rules.must_trump,
     };
     let expected: CardSet = oracle::legal(&spot).into_iter().collect();
-    assert_eq!(engine, expected, "hand {:?} trick {:?} trump {:?}", held, h.trick.cards(), h.trump);
+    assert_eq!(
+        engine,
+        expected,
+        "hand {:?} trick {:?} trump {:?}",
+        held,
+        h.trick.cards(),
+        h.trump
+    );
 }
 
 /// Section 6 and 10, computed from the record.
@@ -101,7 +122,11 @@ fn check_result(rules: &Rules, h: &HandState, r: &HandResult) {
     let table = rules.variant.table();
     let deck = rules.variant.deck();
     let sides = table.sides() as usize;
-    let base = if r.trump == Some(Trump::Botifarra) { 2 } else { 1 };
+    let base = if r.trump == Some(Trump::Botifarra) {
+        2
+    } else {
+        1
+    };
     let doubles = r.calls.iter().filter(|c| c.call != Call::Pass).count();
     let factor = match rules.doubling {
         Doubling::Powers => [1, 2, 4, 8][doubles],
@@ -115,7 +140,9 @@ fn check_result(rules: &Rules, h: &HandState, r: &HandResult) {
     assert_eq!(dealt.iter().fold(CardSet::EMPTY, |a, &d| a | d), deck);
     if let Some(side) = r.forfeit {
         let share = 36 * r.multiplier / (sides as u32 - 1);
-        let expected: Vec<u32> = (0..sides).map(|s| if s == side as usize { 0 } else { share }).collect();
+        let expected: Vec<u32> = (0..sides)
+            .map(|s| if s == side as usize { 0 } else { share })
+            .collect();
         assert_eq!(r.recorded, expected);
         return;
     }
@@ -130,17 +157,25 @@ fn check_result(rules: &Rules, h: &HandState, r: &HandResult) {
             assert!(!seen.contains(c), "{c} played twice");
             seen.insert(c);
         }
-        let seat = (t.leader as usize + oracle::winner(t.cards(), r.trump.and_then(Trump::suit))) % table.seats as usize;
-        points[table.side(seat as Seat) as usize] += 1 + t.cards().iter().map(|&c| oracle::points(c)).sum::<u32>();
+        let seat = (t.leader as usize + oracle::winner(t.cards(), r.trump.and_then(Trump::suit)))
+            % table.seats as usize;
+        points[table.side(seat as Seat) as usize] +=
+            1 + t.cards().iter().map(|&c| oracle::points(c)).sum::<u32>();
     }
     assert_eq!(seen, deck, "every card of the deck is played exactly once");
     let engine: Vec<u32> = r.points.iter().map(|&p| u32::from(p)).collect();
     assert_eq!(engine, points);
     let threshold = rules.variant.threshold();
-    let expected: Vec<u32> = points.iter().map(|&p| p.saturating_sub(threshold) * r.multiplier).collect();
+    let expected: Vec<u32> = points
+        .iter()
+        .map(|&p| p.saturating_sub(threshold) * r.multiplier)
+        .collect();
     assert_eq!(r.recorded, expected);
     if table.pairs {
-        assert!(r.recorded.iter().filter(|&&x| x > 0).count() <= 1, "only one team scores");
+        assert!(
+            r.recorded.iter().filter(|&&x| x > 0).count() <= 1,
+            "only one team scores"
+        );
     }
 }
 
@@ -154,11 +189,18 @@ fn check_match_end(m: &Match) {
     }
     assert_eq!(m.scores[..sides], totals[..]);
     let reached = totals.iter().any(|&t| t >= m.rules.target as i32);
-    let last = m.rules.max_hands.is_some_and(|n| m.results.len() as u32 >= n);
+    let last = m
+        .rules
+        .max_hands
+        .is_some_and(|n| m.results.len() as u32 >= n);
     assert!(reached || last, "the match ended early");
     let best = *totals.iter().max().unwrap();
     let leaders: Vec<usize> = (0..sides).filter(|&s| totals[s] == best).collect();
-    let expected = if leaders.len() == 1 { Winner::Side(leaders[0] as u8) } else { Winner::Draw };
+    let expected = if leaders.len() == 1 {
+        Winner::Side(leaders[0] as u8)
+    } else {
+        Winner::Draw
+    };
     assert_eq!(m.winner, Some(expected));
     // Before the last hand the match was not over.
     let mut running = vec![0i32; sides];
@@ -184,10 +226,14 @@ fn run_match(rules: Rules, rng: &mut SplitMix) -> Match {
             check_play(&m, h);
         }
         let finished = m.results.len();
-        let in_hand = matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling | Phase::Playing);
+        let in_hand = matches!(
+            m.phase(),
+            Phase::ChoosingTrump | Phase::Doubling | Phase::Playing
+        );
         if in_hand && rng.one_in(400) {
             let seat = rng.below(m.table().seats as usize) as Seat;
-            m.resign(seat, &mut Vec::new()).expect("resign during a hand");
+            m.resign(seat, &mut Vec::new())
+                .expect("resign during a hand");
         } else {
             common::random::random_step(&mut m, rng);
         }

@@ -23,7 +23,10 @@ fn cards_in(v: &Value, out: &mut CardSet) {
             }
         }
         Value::Number(n) => {
-            assert!(n.as_u64().is_none_or(|x| x < 1 << 24), "a number that looks like a card set: {n}");
+            assert!(
+                n.as_u64().is_none_or(|x| x < 1 << 24),
+                "a number that looks like a card set: {n}"
+            );
         }
         Value::Array(a) => a.iter().for_each(|x| cards_in(x, out)),
         Value::Object(o) => {
@@ -46,8 +49,12 @@ fn mentioned(v: &impl serde::Serialize) -> CardSet {
 
 /// The cards seats other than `viewer` hold now.
 fn hidden_from(m: &Match, viewer: Option<Seat>) -> CardSet {
-    let Some(h) = &m.hand else { return CardSet::EMPTY };
-    (0..m.table().seats).filter(|&s| Some(s) != viewer).fold(CardSet::EMPTY, |a, s| a | h.hands[s as usize])
+    let Some(h) = &m.hand else {
+        return CardSet::EMPTY;
+    };
+    (0..m.table().seats)
+        .filter(|&s| Some(s) != viewer)
+        .fold(CardSet::EMPTY, |a, s| a | h.hands[s as usize])
 }
 
 fn check_secrecy(m: &Match, events: &[Event]) {
@@ -58,9 +65,15 @@ fn check_secrecy(m: &Match, events: &[Event]) {
         let v = m.view(viewer);
         match viewer {
             Some(s) => {
-                let own: Vec<Card> = m.hand.as_ref().map_or(Vec::new(), |h| h.hands[s as usize].iter().collect());
+                let own: Vec<Card> = m
+                    .hand
+                    .as_ref()
+                    .map_or(Vec::new(), |h| h.hands[s as usize].iter().collect());
                 let shown = v.hand.clone().expect("a seat sees its hand");
-                assert_eq!(shown.iter().copied().collect::<CardSet>(), own.iter().copied().collect::<CardSet>());
+                assert_eq!(
+                    shown.iter().copied().collect::<CardSet>(),
+                    own.iter().copied().collect::<CardSet>()
+                );
                 assert_eq!(shown.len(), own.len());
             }
             None => assert!(v.hand.is_none()),
@@ -71,15 +84,27 @@ fn check_secrecy(m: &Match, events: &[Event]) {
         let mut v = v;
         v.first_dealer_card = None;
         let leak = mentioned(&v) & hidden;
-        assert!(leak.is_empty(), "view of {viewer:?} shows held cards {leak:?}");
+        assert!(
+            leak.is_empty(),
+            "view of {viewer:?} shows held cards {leak:?}"
+        );
         // Finished hands are shown whole (their cards are no longer held);
         // the hand in progress is the last entry of the record.
         let history = m.history_view(viewer);
-        assert_eq!(history.hands.len(), m.history.len() + usize::from(m.hand.is_some()));
+        assert_eq!(
+            history.hands.len(),
+            m.history.len() + usize::from(m.hand.is_some())
+        );
         if m.hand.is_some() {
-            let current = history.hands.last().expect("the hand in progress is recorded");
+            let current = history
+                .hands
+                .last()
+                .expect("the hand in progress is recorded");
             let leak = mentioned(current) & hidden;
-            assert!(leak.is_empty(), "history of {viewer:?} shows held cards {leak:?}");
+            assert!(
+                leak.is_empty(),
+                "history of {viewer:?} shows held cards {leak:?}"
+            );
             let dealt_shown = current.dealt.iter().filter(|d| d.is_some()).count();
             assert_eq!(dealt_shown, usize::from(viewer.is_some()));
         }
@@ -88,14 +113,22 @@ fn check_secrecy(m: &Match, events: &[Event]) {
         for e in events {
             let mut seen = CardSet::EMPTY;
             cards_in(&redact_event(e, viewer), &mut seen);
-            assert!((seen & hidden).is_empty(), "event {e:?} shown to {viewer:?} leaks {:?}", seen & hidden);
+            assert!(
+                (seen & hidden).is_empty(),
+                "event {e:?} shown to {viewer:?} leaks {:?}",
+                seen & hidden
+            );
         }
     }
 }
 
 fn check_replay_and_serde(m: &Match) {
     let replayed = Match::replay(m.rules.clone(), m.seed, &m.moves()).expect("the moves replay");
-    assert!(replayed == *m, "replay differs after {} moves", m.moves().len());
+    assert!(
+        replayed == *m,
+        "replay differs after {} moves",
+        m.moves().len()
+    );
     let json = serde_json::to_string(m).expect("serializable");
     let back: Match = serde_json::from_str(&json).expect("deserializable");
     assert!(back == *m, "serde round trip differs");
@@ -138,10 +171,18 @@ proptest! {
 #[test]
 fn resigning_mid_trick_replays() {
     for variant in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3] {
-        let rules = Rules { variant, target: 10_000, ..common::rules(variant, 0) };
+        let rules = Rules {
+            variant,
+            target: 10_000,
+            ..common::rules(variant, 0)
+        };
         let mut m = Match::new(rules, common::seed(5)).unwrap();
         let mut rng = SplitMix(5);
-        while m.hand.as_ref().is_none_or(|h| h.tricks.len() < 2 || h.trick.cards().len() != 2) {
+        while m
+            .hand
+            .as_ref()
+            .is_none_or(|h| h.tricks.len() < 2 || h.trick.cards().len() != 2)
+        {
             random_step(&mut m, &mut rng);
         }
         m.resign(1, &mut Vec::new()).unwrap();
@@ -153,7 +194,12 @@ fn resigning_mid_trick_replays() {
 fn twenty_hand_match_serializes_under_40_kb() {
     let mut largest = 0;
     for variant in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3] {
-        let rules = Rules { variant, max_hands: Some(20), target: 100_000, ..Rules::default() };
+        let rules = Rules {
+            variant,
+            max_hands: Some(20),
+            target: 100_000,
+            ..Rules::default()
+        };
         let mut m = Match::new(rules, common::seed(20)).unwrap();
         let mut rng = SplitMix(20);
         while m.phase() != Phase::MatchOver {
@@ -161,7 +207,10 @@ fn twenty_hand_match_serializes_under_40_kb() {
         }
         assert_eq!(m.results.len(), 20);
         let json = serde_json::to_string(&m).unwrap();
-        eprintln!("{variant:?}: a finished 20-hand match is {} bytes of JSON", json.len());
+        eprintln!(
+            "{variant:?}: a finished 20-hand match is {} bytes of JSON",
+            json.len()
+        );
         assert!(json.len() < 40 * 1024, "{variant:?}: {} bytes", json.len());
         largest = largest.max(json.len());
     }

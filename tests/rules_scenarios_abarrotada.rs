@@ -18,15 +18,24 @@ fn abarrotada3(dealer: u8) -> Match {
 }
 
 fn declares() -> Vec<Action> {
-    ["O", "C", "E", "B", "botifarra"].iter().map(|w| trump(w)).collect()
+    ["O", "C", "E", "B", "botifarra"]
+        .iter()
+        .map(|w| trump(w))
+        .collect()
 }
 
 fn must_choose(m: &mut Match, seat: u8) {
     assert_eq!(turn(m), seat);
     assert_eq!(legal_now(m), declares());
     let err = refused(m, seat, trump("delegate"));
-    assert_eq!(err, RuleError::Illegal("you received the choice and must name a suit or botifarra".into()));
-    assert!(matches!(refused(m, seat, trump("estevet")), RuleError::Illegal(_)));
+    assert_eq!(
+        err,
+        RuleError::Illegal("you received the choice and must name a suit or botifarra".into())
+    );
+    assert!(matches!(
+        refused(m, seat, trump("estevet")),
+        RuleError::Illegal(_)
+    ));
 }
 
 #[test]
@@ -36,7 +45,14 @@ fn abarrotada_dealer_delegates_to_the_left() {
     expected.extend([trump("delegate"), trump("estevet")]);
     assert_eq!(legal_now(&m), expected);
     let events = act(&mut m, 0, trump("delegate"));
-    assert_eq!(events, [Event::Delegated { seat: 0, to: 3, estevet: false }]);
+    assert_eq!(
+        events,
+        [Event::Delegated {
+            seat: 0,
+            to: 3,
+            estevet: false
+        }]
+    );
     assert_eq!(turn(&m), 3);
 }
 
@@ -45,8 +61,22 @@ fn abarrotada_receiver_may_pass_the_choice_on() {
     let mut m = abarrotada(2);
     act(&mut m, 2, trump("delegate"));
     assert!(legal_now(&m).contains(&trump("delegate")));
-    assert_eq!(act(&mut m, 1, trump("delegate")), [Event::Delegated { seat: 1, to: 0, estevet: false }]);
-    assert_eq!(act(&mut m, 0, trump("delegate")), [Event::Delegated { seat: 0, to: 3, estevet: false }]);
+    assert_eq!(
+        act(&mut m, 1, trump("delegate")),
+        [Event::Delegated {
+            seat: 1,
+            to: 0,
+            estevet: false
+        }]
+    );
+    assert_eq!(
+        act(&mut m, 0, trump("delegate")),
+        [Event::Delegated {
+            seat: 0,
+            to: 3,
+            estevet: false
+        }]
+    );
     act(&mut m, 3, trump("C"));
     assert_eq!(m.hand.as_ref().unwrap().declarer, Some(3));
 }
@@ -74,7 +104,14 @@ fn abarrotada_choice_back_to_dealer_forces_the_dealer_to_choose() {
 fn estevet_carries_a_contro_and_the_receiver_must_choose() {
     let mut m = abarrotada(0);
     let events = act(&mut m, 0, trump("estevet"));
-    assert_eq!(events, [Event::Delegated { seat: 0, to: 3, estevet: true }]);
+    assert_eq!(
+        events,
+        [Event::Delegated {
+            seat: 0,
+            to: 3,
+            estevet: true
+        }]
+    );
     assert_eq!(m.multiplier(), 2);
     must_choose(&mut m, 3);
     act(&mut m, 3, trump("O"));
@@ -82,12 +119,21 @@ fn estevet_carries_a_contro_and_the_receiver_must_choose() {
     assert_eq!(m.phase(), Phase::Doubling);
     assert_eq!(turn(&m), 3);
     assert_eq!(legal_now(&m), [call(Call::Recontro), call(Call::Pass)]);
-    assert_eq!(refused(&mut m, 3, call(Call::Contro)).to_string(), "the call now is recontro or pass");
+    assert_eq!(
+        refused(&mut m, 3, call(Call::Contro)).to_string(),
+        "the call now is recontro or pass"
+    );
     act(&mut m, 3, call(Call::Pass));
     assert_eq!(m.phase(), Phase::Playing);
     assert_eq!(m.multiplier(), 2);
     let v = m.view(None);
-    assert_eq!(v.calls, [CallRecord { seat: 0, call: Call::Contro }]);
+    assert_eq!(
+        v.calls,
+        [CallRecord {
+            seat: 0,
+            call: Call::Contro
+        }]
+    );
 }
 
 #[test]
@@ -102,22 +148,42 @@ fn estevet_receiver_may_recontro_then_the_delegating_player_may_sant_vicenc() {
     assert_eq!(turn(&m), 3);
     assert_eq!(legal_now(&m), [call(Call::SantVicenc), call(Call::Pass)]);
     for other in [0, 1, 2] {
-        assert!(matches!(refused(&mut m, other, call(Call::SantVicenc)), RuleError::NotYourTurn { .. }));
+        assert!(matches!(
+            refused(&mut m, other, call(Call::SantVicenc)),
+            RuleError::NotYourTurn { .. }
+        ));
     }
     let events = act(&mut m, 3, call(Call::SantVicenc));
     // Botifarra 2 × Sant Vicenç 8.
-    assert_eq!(events, [Event::DoubleCalled { seat: 3, call: Call::SantVicenc, multiplier: 16 }]);
+    assert_eq!(
+        events,
+        [Event::DoubleCalled {
+            seat: 3,
+            call: Call::SantVicenc,
+            multiplier: 16
+        }]
+    );
     assert_eq!(m.phase(), Phase::Playing);
     assert_eq!(turn(&m), 1, "the dealer's right leads");
     let rec = |seat, call| CallRecord { seat, call };
-    assert_eq!(m.view(None).calls, [rec(3, Call::Contro), rec(2, Call::Recontro), rec(3, Call::SantVicenc)]);
+    assert_eq!(
+        m.view(None).calls,
+        [
+            rec(3, Call::Contro),
+            rec(2, Call::Recontro),
+            rec(3, Call::SantVicenc)
+        ]
+    );
 }
 
 #[test]
 fn estevet_does_not_exist_in_the_pairs_game() {
     let mut m = dealt(common::pairs(0), hands_of(FOUR));
     assert!(!legal_now(&m).contains(&trump("estevet")));
-    assert_eq!(refused(&mut m, 0, trump("estevet")).to_string(), "estevet exists only in abarrotada");
+    assert_eq!(
+        refused(&mut m, 0, trump("estevet")).to_string(),
+        "estevet exists only in abarrotada"
+    );
 }
 
 #[test]
@@ -133,7 +199,10 @@ fn abarrotada_contro_round_from_the_declarers_right_first_contro_ends_it() {
     act(&mut m, 1, call(Call::Contro));
     // Seat 2 does not speak: the declarer is to answer.
     assert_eq!(turn(&m), 3);
-    assert!(matches!(refused(&mut m, 2, call(Call::Pass)), RuleError::NotYourTurn { turn: Some(3) }));
+    assert!(matches!(
+        refused(&mut m, 2, call(Call::Pass)),
+        RuleError::NotYourTurn { turn: Some(3) }
+    ));
     // When all three pass, play begins.
     let mut m = abarrotada(0);
     act(&mut m, 0, trump("E"));
@@ -155,7 +224,10 @@ fn abarrotada_only_the_declarer_may_recontro() {
     assert_eq!(legal_now(&m), [call(Call::Recontro), call(Call::Pass)]);
     for other in [1, 2, 3] {
         assert!(m.legal_actions(other).is_empty());
-        assert!(matches!(refused(&mut m, other, call(Call::Recontro)), RuleError::NotYourTurn { .. }));
+        assert!(matches!(
+            refused(&mut m, other, call(Call::Recontro)),
+            RuleError::NotYourTurn { .. }
+        ));
     }
     act(&mut m, 0, call(Call::Pass));
     assert_eq!(m.phase(), Phase::Playing, "no one else is asked");
@@ -172,7 +244,10 @@ fn abarrotada_only_the_contro_player_may_sant_vicenc() {
     assert_eq!(turn(&m), 2);
     assert_eq!(legal_now(&m), [call(Call::SantVicenc), call(Call::Pass)]);
     for other in [0, 1, 3] {
-        assert!(matches!(refused(&mut m, other, call(Call::SantVicenc)), RuleError::NotYourTurn { .. }));
+        assert!(matches!(
+            refused(&mut m, other, call(Call::SantVicenc)),
+            RuleError::NotYourTurn { .. }
+        ));
     }
     act(&mut m, 2, call(Call::Pass));
     assert_eq!(m.phase(), Phase::Playing);

@@ -5,18 +5,29 @@
 mod common;
 
 use botifarra::rules::{Action, Call, CardSet, HandResult, Match, Phase, Rules, Variant, Winner};
-use common::{act, act_now, call, hand, legal, pass_all, plays, rules, scored, seed, set_points, trump};
+use common::{
+    act, act_now, call, hand, legal, pass_all, plays, rules, scored, seed, set_points, trump,
+};
 
 #[test]
 fn abarrotada_no_partner_exemption_when_beating() {
-    let spec: [&[&str]; 4] = [&["7E"], &["1O", "2E"], &["2O", "3E"], &["3O", "9O", "2C", "12B"]];
+    let spec: [&[&str]; 4] = [
+        &["7E"],
+        &["1O", "2E"],
+        &["2O", "3E"],
+        &["3O", "9O", "2C", "12B"],
+    ];
     // Seat 3 follows after seat 1 (its partner in the pairs game) led the ace.
     let mut m = common::playing(rules(Variant::Abarrotada, 0), "C", spec);
     plays(&mut m, &["1O", "2O"]);
     assert_eq!(legal(&m), hand(&["9O"]));
     let mut m = common::playing(rules(Variant::Pairs, 0), "C", spec);
     plays(&mut m, &["1O", "2O"]);
-    assert_eq!(legal(&m), hand(&["3O", "9O"]), "in pairs the partner frees seat 3");
+    assert_eq!(
+        legal(&m),
+        hand(&["3O", "9O"]),
+        "in pairs the partner frees seat 3"
+    );
     // Void: trump to beat whoever is winning.
     let spec: [&[&str]; 4] = [&["7E"], &["1O", "2E"], &["2O", "3E"], &["2C", "12B", "5E"]];
     let mut m = common::playing(rules(Variant::Abarrotada, 0), "C", spec);
@@ -42,8 +53,16 @@ fn abarrotada3_deck_has_36_cards_without_2s_3s_4s() {
 
 /// Dealer 0 names `trump_word`, `calls` are said, then a last trick worth
 /// 6 (won by seat 2) is played on top of `before`.
-fn last_trick(variant: Variant, trump_word: &str, calls: &[Call], before: [u8; 4]) -> (Match, HandResult) {
-    let r = Rules { target: 10_000, ..rules(variant, 0) };
+fn last_trick(
+    variant: Variant,
+    trump_word: &str,
+    calls: &[Call],
+    before: [u8; 4],
+) -> (Match, HandResult) {
+    let r = Rules {
+        target: 10_000,
+        ..rules(variant, 0)
+    };
     let seats = variant.table().seats as usize;
     let codes = ["5O", "9O", "6O", "7O"];
     let mut spec: [&[&str]; 4] = [&[]; 4];
@@ -75,7 +94,12 @@ fn abarrotada_threshold_18() {
 
 #[test]
 fn abarrotada_multiplier_applies_to_every_player() {
-    let (_, r) = last_trick(Variant::Abarrotada, "botifarra", &[Call::Contro], [13, 19, 20, 14]);
+    let (_, r) = last_trick(
+        Variant::Abarrotada,
+        "botifarra",
+        &[Call::Contro],
+        [13, 19, 20, 14],
+    );
     assert_eq!(r.multiplier, 4);
     assert_eq!(r.recorded, [0, 4, 32, 0]);
 }
@@ -91,8 +115,18 @@ fn abarrotada3_threshold_24() {
 
 #[test]
 fn abarrotada_forfeit_share_rounded_down() {
-    for (variant, share) in [(Variant::Abarrotada, 36 * 2 / 3), (Variant::Abarrotada3, 36 * 2 / 2)] {
-        let mut m = Match::new(Rules { target: 10_000, ..rules(variant, 0) }, seed(4)).unwrap();
+    for (variant, share) in [
+        (Variant::Abarrotada, 36 * 2 / 3),
+        (Variant::Abarrotada3, 36 * 2 / 2),
+    ] {
+        let mut m = Match::new(
+            Rules {
+                target: 10_000,
+                ..rules(variant, 0)
+            },
+            seed(4),
+        )
+        .unwrap();
         act(&mut m, 0, Action::Deal);
         act(&mut m, 0, trump("E"));
         act(&mut m, 1, call(Call::Contro));
@@ -106,7 +140,14 @@ fn abarrotada_forfeit_share_rounded_down() {
         assert_eq!(r.recorded, expected, "{variant:?}");
     }
     // Botifarra, Estevet and recontro: 36 × 8 = 288, shared by three: 96.
-    let mut m = Match::new(Rules { target: 10_000, ..rules(Variant::Abarrotada, 0) }, seed(4)).unwrap();
+    let mut m = Match::new(
+        Rules {
+            target: 10_000,
+            ..rules(Variant::Abarrotada, 0)
+        },
+        seed(4),
+    )
+    .unwrap();
     act(&mut m, 0, Action::Deal);
     act(&mut m, 0, trump("estevet"));
     act(&mut m, 3, trump("botifarra"));
@@ -119,7 +160,10 @@ fn abarrotada_forfeit_share_rounded_down() {
 #[test]
 fn abarrotada_per_seat_scores_and_winner() {
     // Seat 2 takes the last trick and passes the target.
-    let r = Rules { target: 101, ..rules(Variant::Abarrotada, 0) };
+    let r = Rules {
+        target: 101,
+        ..rules(Variant::Abarrotada, 0)
+    };
     let mut m = common::dealt(r, common::hands_of([&["7O"], &["5O"], &["9O"], &["6O"]]));
     m.scores = [90, 10, 95, 98];
     act_now(&mut m, trump("O"));
@@ -132,7 +176,10 @@ fn abarrotada_per_seat_scores_and_winner() {
     assert_eq!(m.winner, Some(Winner::Side(3)));
     assert_eq!(m.view(Some(0)).scores, [90, 10, 103, 106]);
     // Equal top totals after max_hands: a draw.
-    let r = Rules { max_hands: Some(1), ..rules(Variant::Abarrotada3, 0) };
+    let r = Rules {
+        max_hands: Some(1),
+        ..rules(Variant::Abarrotada3, 0)
+    };
     let mut m = common::dealt(r, common::hands_of([&["7O"], &["5O"], &["9O"], &[]]));
     act_now(&mut m, trump("O"));
     pass_all(&mut m);

@@ -4,9 +4,12 @@
 mod common;
 
 use botifarra::rules::{
-    Action, Call, CallRecord, Event, FirstDealer, Match, Phase, RuleError, Rules, Suit, Trump, Variant,
+    Action, Call, CallRecord, Event, FirstDealer, Match, Phase, RuleError, Rules, Suit, Trump,
+    Variant,
 };
-use common::{act, act_now, call, choice, dealt, hands_of, legal_now, pairs, refused, seed, trump, turn};
+use common::{
+    act, act_now, call, choice, dealt, hands_of, legal_now, pairs, refused, seed, trump, turn,
+};
 
 const HANDS: [&[&str]; 4] = [&["1O"], &["2O"], &["3O"], &["4O"]];
 
@@ -16,7 +19,10 @@ fn choosing(dealer: u8) -> Match {
 }
 
 fn declares() -> Vec<Action> {
-    ["O", "C", "E", "B", "botifarra"].iter().map(|w| trump(w)).collect()
+    ["O", "C", "E", "B", "botifarra"]
+        .iter()
+        .map(|w| trump(w))
+        .collect()
 }
 
 #[test]
@@ -33,11 +39,24 @@ fn dealer_chooses_trump_first() {
 fn dealer_may_delegate_to_partner() {
     let mut m = choosing(1);
     let events = act(&mut m, 1, trump("passo"));
-    assert_eq!(events, vec![Event::Delegated { seat: 1, to: 3, estevet: false }]);
+    assert_eq!(
+        events,
+        vec![Event::Delegated {
+            seat: 1,
+            to: 3,
+            estevet: false
+        }]
+    );
     assert_eq!(turn(&m), 3);
     assert_eq!(legal_now(&m), declares());
     let events = act(&mut m, 3, trump("E"));
-    assert_eq!(events, vec![Event::TrumpChosen { seat: 3, trump: Trump::Suit(Suit::Espases) }]);
+    assert_eq!(
+        events,
+        vec![Event::TrumpChosen {
+            seat: 3,
+            trump: Trump::Suit(Suit::Espases)
+        }]
+    );
     let h = m.hand.as_ref().unwrap();
     assert_eq!(h.declarer, Some(3));
     assert_eq!(h.trump, Some(Trump::Suit(Suit::Espases)));
@@ -52,10 +71,19 @@ fn partner_cannot_delegate_back() {
     let mut m = choosing(0);
     act(&mut m, 0, trump("delegate"));
     let err = refused(&mut m, 2, trump("delegate"));
-    assert_eq!(err, RuleError::Illegal("you received the choice and must name a suit or botifarra".into()));
+    assert_eq!(
+        err,
+        RuleError::Illegal("you received the choice and must name a suit or botifarra".into())
+    );
     // Estevet does not exist in the pairs game either.
-    assert!(matches!(refused(&mut m, 2, trump("estevet")), RuleError::Illegal(_)));
-    assert!(matches!(refused(&mut m, 0, trump("O")), RuleError::NotYourTurn { turn: Some(2) }));
+    assert!(matches!(
+        refused(&mut m, 2, trump("estevet")),
+        RuleError::Illegal(_)
+    ));
+    assert!(matches!(
+        refused(&mut m, 0, trump("O")),
+        RuleError::NotYourTurn { turn: Some(2) }
+    ));
 }
 
 #[test]
@@ -65,7 +93,10 @@ fn contro_round_starts_at_declarers_right() {
     assert_eq!(turn(&m), 1);
     assert_eq!(legal_now(&m), vec![call(Call::Contro), call(Call::Pass)]);
     for seat in [0, 2, 3] {
-        assert!(matches!(refused(&mut m, seat, call(Call::Contro)), RuleError::NotYourTurn { turn: Some(1) }));
+        assert!(matches!(
+            refused(&mut m, seat, call(Call::Contro)),
+            RuleError::NotYourTurn { turn: Some(1) }
+        ));
     }
     act(&mut m, 1, call(Call::Pass));
     assert_eq!(turn(&m), 3);
@@ -83,16 +114,29 @@ fn first_contro_ends_the_round() {
     let mut m = choosing(0);
     act(&mut m, 0, trump("O"));
     let events = act(&mut m, 1, call(Call::Contro));
-    assert_eq!(events, vec![Event::DoubleCalled { seat: 1, call: Call::Contro, multiplier: 2 }]);
+    assert_eq!(
+        events,
+        vec![Event::DoubleCalled {
+            seat: 1,
+            call: Call::Contro,
+            multiplier: 2
+        }]
+    );
     // Seat 3 does not speak: the recontro round begins with seat 2.
     assert_eq!(m.phase(), Phase::Doubling);
     assert_eq!(turn(&m), 2);
     assert_eq!(legal_now(&m), vec![call(Call::Recontro), call(Call::Pass)]);
-    assert!(matches!(refused(&mut m, 3, call(Call::Pass)), RuleError::NotYourTurn { .. }));
+    assert!(matches!(
+        refused(&mut m, 3, call(Call::Pass)),
+        RuleError::NotYourTurn { .. }
+    ));
     // A double of the wrong level is refused.
     let err = refused(&mut m, 2, call(Call::Contro));
     assert_eq!(err.to_string(), "the call now is recontro or pass");
-    assert!(matches!(refused(&mut m, 2, call(Call::SantVicenc)), RuleError::Illegal(_)));
+    assert!(matches!(
+        refused(&mut m, 2, call(Call::SantVicenc)),
+        RuleError::Illegal(_)
+    ));
 }
 
 #[test]
@@ -108,7 +152,10 @@ fn recontro_speakers_start_after_the_contro_player() {
     act(&mut m, 2, call(Call::Recontro));
     // Sant Vicenç: the defenders from the recontro player's right.
     assert_eq!(turn(&m), 3);
-    assert_eq!(legal_now(&m), vec![call(Call::SantVicenc), call(Call::Pass)]);
+    assert_eq!(
+        legal_now(&m),
+        vec![call(Call::SantVicenc), call(Call::Pass)]
+    );
     act(&mut m, 3, call(Call::Pass));
     assert_eq!(turn(&m), 1);
     act(&mut m, 1, call(Call::SantVicenc));
@@ -137,7 +184,11 @@ fn both_defenders_pass_starts_play() {
     let mut m = choosing(2);
     act(&mut m, 2, trump("C"));
     act(&mut m, 3, call(Call::Pass));
-    assert_eq!(m.phase(), Phase::Doubling, "each pass is an action the match waits for");
+    assert_eq!(
+        m.phase(),
+        Phase::Doubling,
+        "each pass is an action the match waits for"
+    );
     act(&mut m, 1, call(Call::Pass));
     assert_eq!(m.phase(), Phase::Playing);
     assert_eq!(m.multiplier(), 1);
@@ -159,12 +210,18 @@ fn sant_vicenc_not_allowed_with_botifarra() {
     act(&mut m, 2, call(Call::Recontro));
     assert_eq!(m.phase(), Phase::Playing);
     assert_eq!(m.multiplier(), 8);
-    assert!(matches!(refused(&mut m, 3, call(Call::SantVicenc)), RuleError::WrongPhase { .. }));
+    assert!(matches!(
+        refused(&mut m, 3, call(Call::SantVicenc)),
+        RuleError::WrongPhase { .. }
+    ));
 }
 
 #[test]
 fn sant_vicenc_with_botifarra_option_allows_it() {
-    let rules = Rules { sant_vicenc_with_botifarra: true, ..pairs(0) };
+    let rules = Rules {
+        sant_vicenc_with_botifarra: true,
+        ..pairs(0)
+    };
     let mut m = dealt(rules, hands_of(HANDS));
     act(&mut m, 0, trump("botifarra"));
     act(&mut m, 1, call(Call::Contro));
@@ -172,7 +229,14 @@ fn sant_vicenc_with_botifarra_option_allows_it() {
     assert_eq!(m.phase(), Phase::Doubling);
     assert_eq!(turn(&m), 3);
     let events = act(&mut m, 3, call(Call::SantVicenc));
-    assert_eq!(events, vec![Event::DoubleCalled { seat: 3, call: Call::SantVicenc, multiplier: 16 }]);
+    assert_eq!(
+        events,
+        vec![Event::DoubleCalled {
+            seat: 3,
+            call: Call::SantVicenc,
+            multiplier: 16
+        }]
+    );
     assert_eq!(m.phase(), Phase::Playing);
 }
 
@@ -189,8 +253,19 @@ fn first_trick_led_by_dealers_right() {
 
 #[test]
 fn next_dealer_is_to_the_right() {
-    for (variant, seats) in [(Variant::Pairs, 4), (Variant::Abarrotada, 4), (Variant::Abarrotada3, 3)] {
-        let mut m = Match::new(Rules { target: 100_000, ..common::rules(variant, 1) }, seed(3)).unwrap();
+    for (variant, seats) in [
+        (Variant::Pairs, 4),
+        (Variant::Abarrotada, 4),
+        (Variant::Abarrotada3, 3),
+    ] {
+        let mut m = Match::new(
+            Rules {
+                target: 100_000,
+                ..common::rules(variant, 1)
+            },
+            seed(3),
+        )
+        .unwrap();
         for k in 0..7u8 {
             let dealer = (1 + k) % seats;
             assert_eq!(m.dealer, dealer);
@@ -218,12 +293,27 @@ fn first_dealer_draw_records_the_turned_card() {
         assert_eq!(m.history_view(Some(0)).first_dealer_card, Some(c));
         dealers[m.dealer as usize] += 1;
         // The same seed draws the same card.
-        assert_eq!(Match::new(Rules::default(), seed(n)).unwrap().first_dealer_card, Some(c));
+        assert_eq!(
+            Match::new(Rules::default(), seed(n))
+                .unwrap()
+                .first_dealer_card,
+            Some(c)
+        );
     }
-    assert!(dealers.iter().all(|&d| d > 0), "every seat may deal first: {dealers:?}");
+    assert!(
+        dealers.iter().all(|&d| d > 0),
+        "every seat may deal first: {dealers:?}"
+    );
     // With three seats bastos belong to nobody.
     for n in 0..32u8 {
-        let m = Match::new(Rules { variant: Variant::Abarrotada3, ..Rules::default() }, seed(n)).unwrap();
+        let m = Match::new(
+            Rules {
+                variant: Variant::Abarrotada3,
+                ..Rules::default()
+            },
+            seed(n),
+        )
+        .unwrap();
         assert!(m.dealer < 3);
         assert_ne!(m.first_dealer_card.unwrap().suit(), Suit::Bastos);
     }
@@ -237,7 +327,11 @@ fn first_dealer_seat_option() {
         assert_eq!(m.first_dealer_card, None);
         assert_eq!(m.legal_actions(s), vec![Action::Deal]);
     }
-    let three = Rules { first_dealer: FirstDealer::Seat(3), variant: Variant::Abarrotada3, ..Rules::default() };
+    let three = Rules {
+        first_dealer: FirstDealer::Seat(3),
+        variant: Variant::Abarrotada3,
+        ..Rules::default()
+    };
     assert!(Match::new(three, seed(9)).is_err());
     // As JSON the option is "draw" or a seat number.
     let r: Rules = serde_json::from_str(r#"{"first_dealer": 2}"#).unwrap();
@@ -252,7 +346,10 @@ fn hands_are_dealt_twelve_cards_each_from_the_whole_deck() {
     act(&mut m, 0, Action::Deal);
     let h = m.hand.as_ref().unwrap();
     assert!(h.dealt.iter().all(|d| d.len() == 12));
-    let union = h.dealt.iter().fold(botifarra::rules::CardSet::EMPTY, |a, &b| a | b);
+    let union = h
+        .dealt
+        .iter()
+        .fold(botifarra::rules::CardSet::EMPTY, |a, &b| a | b);
     assert_eq!(union, botifarra::rules::CardSet::FULL);
     assert_eq!(choice("passo"), choice("delegate"));
 }

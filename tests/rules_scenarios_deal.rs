@@ -3,6 +3,7 @@
 
 mod common;
 
+use botifarra::rules::deck::HandRng;
 use botifarra::rules::{
     Action, Card, CardSet, FirstDealer, HandState, Match, Phase, Rules, Seat, ShuffleMode, Variant,
 };
@@ -19,7 +20,8 @@ fn recount(h: &HandState, variant: Variant) -> Vec<u32> {
     for t in &h.tricks {
         let cards = t.cards();
         let seat = (t.leader as usize + oracle::winner(cards, trump)) % table.seats as usize;
-        points[table.side(seat as Seat) as usize] += 1 + cards.iter().map(|&c| oracle::points(c)).sum::<u32>();
+        points[table.side(seat as Seat) as usize] +=
+            1 + cards.iter().map(|&c| oracle::points(c)).sum::<u32>();
     }
     points
 }
@@ -28,7 +30,11 @@ fn recount(h: &HandState, variant: Variant) -> Vec<u32> {
 fn every_hand_totals_72() {
     let mut rng = SplitMix(72);
     for variant in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3] {
-        let rules = Rules { variant, target: 100_000, ..Rules::default() };
+        let rules = Rules {
+            variant,
+            target: 100_000,
+            ..Rules::default()
+        };
         let mut m = Match::new(rules, rng.seed()).unwrap();
         for _ in 0..12 {
             finish_hand(&mut m, &mut rng);
@@ -61,7 +67,10 @@ fn card_codes_parse_case_insensitively() {
     // Through the wire form of an action, too.
     let a: Action = serde_json::from_str(r#"{"type": "play", "card": "12b"}"#).unwrap();
     assert_eq!(a, Action::Play { card: card("12B") });
-    assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"type":"play","card":"12B"}"#);
+    assert_eq!(
+        serde_json::to_string(&a).unwrap(),
+        r#"{"type":"play","card":"12B"}"#
+    );
     let t: Action = serde_json::from_str(r#"{"type": "trump", "choice": "e"}"#).unwrap();
     assert_eq!(t, common::trump("E"));
 }
@@ -83,7 +92,11 @@ fn deal_by_hand(deck: &[Card], dealer: Seat, seats: u8) -> [CardSet; 4] {
 fn stack_and_cut_deals_previous_piles_cut() {
     let mut rng = SplitMix(8);
     for _ in 0..4 {
-        let rules = Rules { shuffle: ShuffleMode::StackAndCut, target: 100_000, ..Rules::default() };
+        let rules = Rules {
+            shuffle: ShuffleMode::StackAndCut,
+            target: 100_000,
+            ..Rules::default()
+        };
         let mut m = Match::new(rules, rng.seed()).unwrap();
         for _ in 0..3 {
             finish_hand(&mut m, &mut rng);
@@ -116,13 +129,25 @@ fn stack_and_cut_deals_previous_piles_cut() {
             assert!(!cuts.is_empty(), "the deal is the stacked deck cut once");
             assert!(cuts.iter().all(|k| k % 16 == cuts[0] % 16), "{cuts:?}");
             assert!(cuts.iter().any(|k| (4..=44).contains(k)), "{cuts:?}");
+            // Which pile is on top is only seen through the hand's own cut.
+            let mut exact = deck.clone();
+            HandRng::new(&m.seed, m.hands_dealt).cut(&mut exact);
+            assert_eq!(
+                deal_by_hand(&exact, dealer, 4),
+                dealt,
+                "the dealer's team's pile on top"
+            );
         }
     }
 }
 
 #[test]
 fn deal_depends_only_on_seed_and_hand_number() {
-    let rules = Rules { first_dealer: FirstDealer::Seat(0), target: 100_000, ..Rules::default() };
+    let rules = Rules {
+        first_dealer: FirstDealer::Seat(0),
+        target: 100_000,
+        ..Rules::default()
+    };
     let s = seed(11);
     let mut a = Match::new(rules.clone(), s).unwrap();
     let mut b = Match::new(rules.clone(), s).unwrap();
@@ -131,7 +156,10 @@ fn deal_depends_only_on_seed_and_hand_number() {
     assert_ne!(a.history[0].tricks, b.history[0].tricks, "different play");
     act(&mut a, 1, Action::Deal);
     act(&mut b, 1, Action::Deal);
-    assert_eq!(a.hand.as_ref().unwrap().dealt, b.hand.as_ref().unwrap().dealt);
+    assert_eq!(
+        a.hand.as_ref().unwrap().dealt,
+        b.hand.as_ref().unwrap().dealt
+    );
     let mut c = Match::new(rules, seed(12)).unwrap();
     act(&mut c, 0, Action::Deal);
     assert_ne!(c.hand.as_ref().unwrap().dealt, a.history[0].dealt);
@@ -140,7 +168,11 @@ fn deal_depends_only_on_seed_and_hand_number() {
 #[test]
 fn same_seed_replays_same_match() {
     for variant in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3] {
-        let rules = Rules { variant, max_hands: Some(3), ..Rules::default() };
+        let rules = Rules {
+            variant,
+            max_hands: Some(3),
+            ..Rules::default()
+        };
         let play = |seed_bytes| {
             let mut m = Match::new(rules.clone(), seed_bytes).unwrap();
             let mut rng = SplitMix(99);
@@ -173,13 +205,21 @@ fn seed_commitment_is_sha256_of_seed() {
 fn seed_hidden_until_match_over() {
     let s = seed(44);
     let seed_hex = hex::encode(s);
-    let mut m = Match::new(Rules { max_hands: Some(1), ..Rules::default() }, s).unwrap();
+    let mut m = Match::new(
+        Rules {
+            max_hands: Some(1),
+            ..Rules::default()
+        },
+        s,
+    )
+    .unwrap();
     let mut rng = SplitMix(4);
     while m.phase() != Phase::MatchOver {
         for viewer in [None, Some(0), Some(3)] {
             let v = m.view(viewer);
             assert_eq!(v.seed, None);
-            let json = serde_json::to_string(&v).unwrap() + &serde_json::to_string(&m.history_view(viewer)).unwrap();
+            let json = serde_json::to_string(&v).unwrap()
+                + &serde_json::to_string(&m.history_view(viewer)).unwrap();
             assert!(!json.contains(&seed_hex), "the seed leaked before the end");
             assert!(!json.contains("\"seed\""));
         }
@@ -189,5 +229,8 @@ fn seed_hidden_until_match_over() {
     assert_eq!(m.view(None).seed.as_deref(), Some(seed_hex.as_str()));
     let revealed = m.history_view(None).seed.unwrap();
     let bytes = hex::decode(&revealed).unwrap();
-    assert_eq!(hex::encode(Sha256::digest(&bytes)), m.view(None).seed_sha256);
+    assert_eq!(
+        hex::encode(Sha256::digest(&bytes)),
+        m.view(None).seed_sha256
+    );
 }

@@ -7,7 +7,8 @@ mod common;
 use botifarra::rules::legal::{PlayContext, TrickSoFar, legal_cards, why_illegal};
 use botifarra::rules::{Action, Call, Event, Phase, RuleError, Suit, Variant};
 use common::{
-    act, call, card, hand, legal, pairs_playing, play_action, plays, refused, trump, turn, why_refused,
+    act, call, card, hand, legal, pairs_playing, play_action, plays, refused, trump, turn,
+    why_refused,
 };
 
 #[test]
@@ -15,7 +16,12 @@ fn leader_may_play_any_card() {
     let mut m = pairs_playing(
         0,
         "O",
-        [&["2C", "9O", "5E", "12B"], &["3C", "4C", "5C", "6C"], &["7C", "8C", "10C", "11C"], &["12C", "1C", "9C", "2O"]],
+        [
+            &["2C", "9O", "5E", "12B"],
+            &["3C", "4C", "5C", "6C"],
+            &["7C", "8C", "10C", "11C"],
+            &["12C", "1C", "9C", "2O"],
+        ],
     );
     assert_eq!(legal(&m), hand(&["2C", "9O", "5E", "12B"]));
     // The winner of a trick leads the next one and may play anything too.
@@ -29,7 +35,12 @@ fn must_follow_suit_when_possible() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["9O", "2O", "5C", "12B"], &["3O", "4O"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["9O", "2O", "5C", "12B"],
+            &["3O", "4O"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O"]);
     assert_eq!(legal(&m), hand(&["9O"]));
@@ -42,14 +53,24 @@ fn must_beat_opponent_when_following_suit() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["9O", "2O", "5C", "12B"], &["3O", "4O"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["9O", "2O", "5C", "12B"],
+            &["3O", "4O"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O"]);
     assert_eq!(why_refused(&mut m, "2O"), "must beat 1O");
     let mut m = pairs_playing(
         0,
         "O",
-        [&["11C", "2E"], &["2C", "12C", "1C", "9O"], &["3C", "4C"], &["5C", "6C"]],
+        [
+            &["11C", "2E"],
+            &["2C", "12C", "1C", "9O"],
+            &["3C", "4C"],
+            &["5C", "6C"],
+        ],
     );
     plays(&mut m, &["11C"]);
     assert_eq!(legal(&m), hand(&["12C", "1C"]));
@@ -62,7 +83,12 @@ fn cannot_beat_opponent_may_play_any_card_of_the_suit_led() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["9O", "2E"], &["2O", "1O", "5C"], &["3O", "4O"], &["5O", "6O"]],
+        [
+            &["9O", "2E"],
+            &["2O", "1O", "5C"],
+            &["3O", "4O"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["9O"]);
     assert_eq!(legal(&m), hand(&["2O", "1O"]));
@@ -74,7 +100,12 @@ fn partner_winning_frees_from_beating() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["2O", "3E"], &["9O", "3O", "5C"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["2O", "3E"],
+            &["9O", "3O", "5C"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O", "2O"]);
     assert_eq!(turn(&m), 2);
@@ -83,7 +114,12 @@ fn partner_winning_frees_from_beating() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["2O", "3E"], &["5C", "12B", "4E"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["2O", "3E"],
+            &["5C", "12B", "4E"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O", "2O"]);
     assert_eq!(legal(&m), hand(&["5C", "12B", "4E"]));
@@ -94,7 +130,12 @@ fn partner_winning_with_a_trump_frees_from_overtrumping() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["2C", "3E"], &["5O", "6O"], &["3C", "9C", "12B"]],
+        [
+            &["1O", "2E"],
+            &["2C", "3E"],
+            &["5O", "6O"],
+            &["3C", "9C", "12B"],
+        ],
     );
     // Seat 1 trumps; seat 2 follows; seat 3's partner (seat 1) wins.
     plays(&mut m, &["1O", "2C", "5O"]);
@@ -107,7 +148,12 @@ fn void_must_trump_to_win() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["2C", "7C", "9B", "12E"], &["3O", "4O"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["2C", "7C", "9B", "12E"],
+            &["3O", "4O"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O"]);
     assert_eq!(legal(&m), hand(&["2C", "7C"]));
@@ -119,7 +165,12 @@ fn void_must_overtrump_an_opponents_trump() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["1O", "2E"], &["7C", "3E"], &["2C", "10C", "9B"], &["5O", "6O"]],
+        [
+            &["1O", "2E"],
+            &["7C", "3E"],
+            &["2C", "10C", "9B"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["1O", "7C"]);
     assert_eq!(legal(&m), hand(&["10C"]));
@@ -132,7 +183,12 @@ fn overtrumped_opponent_allows_any_card_of_led_suit() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["12O", "2E"], &["2C", "3E"], &["9O", "3O", "1C", "5B"], &["5O", "6O"]],
+        [
+            &["12O", "2E"],
+            &["2C", "3E"],
+            &["9O", "3O", "1C", "5B"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["12O", "2C"]);
     // 9O would beat 12O but no oros beats a trump; 1C beats 2C but the
@@ -146,7 +202,12 @@ fn void_and_cannot_beat_trump_may_play_anything() {
     let mut m = pairs_playing(
         0,
         "C",
-        [&["12O", "2E"], &["9C", "3E"], &["2C", "5B", "10E"], &["5O", "6O"]],
+        [
+            &["12O", "2E"],
+            &["9C", "3E"],
+            &["2C", "5B", "10E"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["12O", "9C"]);
     assert_eq!(legal(&m), hand(&["2C", "5B", "10E"]));
@@ -157,7 +218,12 @@ fn void_under_botifarra_may_play_anything() {
     let mut m = pairs_playing(
         0,
         "botifarra",
-        [&["12O", "2E"], &["9C", "1B", "3E"], &["2C", "5B"], &["5O", "6O"]],
+        [
+            &["12O", "2E"],
+            &["9C", "1B", "3E"],
+            &["2C", "5B"],
+            &["5O", "6O"],
+        ],
     );
     plays(&mut m, &["12O"]);
     assert_eq!(legal(&m), hand(&["9C", "1B", "3E"]));
@@ -169,12 +235,21 @@ fn trick_won_by_highest_trump_else_highest_of_suit_led() {
     // bastos and the ace of espases played off-suit do not.
     let mut m = pairs_playing(0, "C", [&["2O"], &["9B"], &["3O"], &["1E"]]);
     let events = plays(&mut m, &["2O", "9B", "3O", "1E"]);
-    assert!(events.contains(&Event::TrickWon { seat: 2, points: 10 }), "{events:?}");
+    assert!(
+        events.contains(&Event::TrickWon {
+            seat: 2,
+            points: 10
+        }),
+        "{events:?}"
+    );
     assert_eq!(m.results[0].points, vec![10, 0]);
     // Trumps played: the highest trump wins over the manilla of the suit led.
     let mut m = pairs_playing(0, "C", [&["9O"], &["2C"], &["10C"], &["3C"]]);
     let events = plays(&mut m, &["9O", "2C", "10C", "3C"]);
-    assert!(events.contains(&Event::TrickWon { seat: 2, points: 7 }), "{events:?}");
+    assert!(
+        events.contains(&Event::TrickWon { seat: 2, points: 7 }),
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -191,13 +266,21 @@ fn winner_of_a_trick_leads_the_next() {
 
 #[test]
 fn refuses_a_card_not_in_hand() {
-    let mut m = pairs_playing(0, "C", [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]]);
+    let mut m = pairs_playing(
+        0,
+        "C",
+        [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]],
+    );
     assert_eq!(why_refused(&mut m, "9O"), "9O is not in your hand");
 }
 
 #[test]
 fn refuses_a_play_out_of_turn() {
-    let mut m = pairs_playing(0, "C", [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]]);
+    let mut m = pairs_playing(
+        0,
+        "C",
+        [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]],
+    );
     let err = refused(&mut m, 2, play_action("9O"));
     assert_eq!(err, RuleError::NotYourTurn { turn: Some(0) });
     assert!(err.to_string().contains("not your turn"), "{err}");
@@ -206,21 +289,58 @@ fn refuses_a_play_out_of_turn() {
 
 #[test]
 fn refuses_an_action_of_the_wrong_phase() {
-    let mut m = pairs_playing(0, "C", [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]]);
+    let mut m = pairs_playing(
+        0,
+        "C",
+        [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]],
+    );
     let err = refused(&mut m, 0, trump("O"));
-    assert_eq!(err, RuleError::WrongPhase { phase: Phase::Playing, expected: Phase::ChoosingTrump });
-    assert_eq!(err.to_string(), "the match is in phase playing, this action needs choosing_trump");
+    assert_eq!(
+        err,
+        RuleError::WrongPhase {
+            phase: Phase::Playing,
+            expected: Phase::ChoosingTrump
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the match is in phase playing, this action needs choosing_trump"
+    );
     let err = refused(&mut m, 0, call(Call::Contro));
-    assert_eq!(err, RuleError::WrongPhase { phase: Phase::Playing, expected: Phase::Doubling });
+    assert_eq!(
+        err,
+        RuleError::WrongPhase {
+            phase: Phase::Playing,
+            expected: Phase::Doubling
+        }
+    );
     let err = refused(&mut m, 0, Action::Deal);
-    assert_eq!(err, RuleError::WrongPhase { phase: Phase::Playing, expected: Phase::AwaitingDeal });
+    assert_eq!(
+        err,
+        RuleError::WrongPhase {
+            phase: Phase::Playing,
+            expected: Phase::AwaitingDeal
+        }
+    );
     // And a card while trump is being chosen.
-    let mut m = common::dealt(common::pairs(3), common::hands_of([&["1O"], &["2O"], &["3O"], &["4O"]]));
+    let mut m = common::dealt(
+        common::pairs(3),
+        common::hands_of([&["1O"], &["2O"], &["3O"], &["4O"]]),
+    );
     let err = refused(&mut m, 3, play_action("4O"));
-    assert_eq!(err, RuleError::WrongPhase { phase: Phase::ChoosingTrump, expected: Phase::Playing });
+    assert_eq!(
+        err,
+        RuleError::WrongPhase {
+            phase: Phase::ChoosingTrump,
+            expected: Phase::Playing
+        }
+    );
     act(&mut m, 3, trump("E"));
     let err = refused(&mut m, 0, play_action("1O"));
-    assert_eq!(err.to_string(), "the match is in phase doubling, this action needs playing");
+    assert_eq!(
+        err.to_string(),
+        "the match is in phase doubling, this action needs playing"
+    );
 }
 
 #[test]
@@ -229,16 +349,27 @@ fn play_context_api_agrees_with_the_rules() {
     let ctx = PlayContext {
         hand: hand(&["2C", "7C", "9B"]),
         trump: Some(Suit::Copes),
-        trick: Some(TrickSoFar { led: Suit::Oros, winning: card("1O"), winner: 0, partner_played: true }),
+        trick: Some(TrickSoFar {
+            led: Suit::Oros,
+            winning: card("1O"),
+            winner: 0,
+            partner_played: true,
+        }),
         seat: 3,
         table: Variant::Pairs.table(),
         forced: false,
         must_trump: false,
     };
     assert_eq!(legal_cards(&ctx), hand(&["2C", "7C"]));
-    assert_eq!(why_illegal(&ctx, card("9B")).as_deref(), Some("must trump to beat 1O"));
+    assert_eq!(
+        why_illegal(&ctx, card("9B")).as_deref(),
+        Some("must trump to beat 1O")
+    );
     assert_eq!(why_illegal(&ctx, card("2C")), None);
-    assert_eq!(why_illegal(&ctx, card("9O")).as_deref(), Some("9O is not in your hand"));
+    assert_eq!(
+        why_illegal(&ctx, card("9O")).as_deref(),
+        Some("9O is not in your hand")
+    );
     // The same with seat 2 (partner of seat 0 winning): anything goes.
     let partner = PlayContext { seat: 2, ..ctx };
     assert_eq!(legal_cards(&partner), hand(&["2C", "7C", "9B"]));
@@ -246,7 +377,16 @@ fn play_context_api_agrees_with_the_rules() {
 
 #[test]
 fn a_refused_card_never_enters_the_game() {
-    let mut m = pairs_playing(0, "C", [&["1O", "2E"], &["9O", "2O", "3E"], &["3O", "4O"], &["5O", "6O"]]);
+    let mut m = pairs_playing(
+        0,
+        "C",
+        [
+            &["1O", "2E"],
+            &["9O", "2O", "3E"],
+            &["3O", "4O"],
+            &["5O", "6O"],
+        ],
+    );
     plays(&mut m, &["1O"]);
     let before = m.clone();
     let err = refused(&mut m, 1, play_action("3E"));

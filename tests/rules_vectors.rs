@@ -12,24 +12,42 @@ fn vectors() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/udg-partides.json");
     let text = std::fs::read_to_string(path).expect("tests/data/udg-partides.json is present");
     let v: Value = serde_json::from_str(&text).expect("valid JSON");
-    assert!(v["source"].as_str().is_some_and(|s| s.contains("BSD 2-Clause")), "license notice kept");
+    assert!(
+        v["source"]
+            .as_str()
+            .is_some_and(|s| s.contains("BSD 2-Clause")),
+        "license notice kept"
+    );
     v
 }
 
 fn deal_named(name: &str) -> Value {
     let v = vectors();
     let deals = v["deals"].as_array().expect("deals");
-    deals.iter().find(|d| d["name"] == name).unwrap_or_else(|| panic!("no deal {name}")).clone()
+    deals
+        .iter()
+        .find(|d| d["name"] == name)
+        .unwrap_or_else(|| panic!("no deal {name}"))
+        .clone()
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array().expect("array").iter().map(|s| s.as_str().expect("string").to_string()).collect()
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|s| s.as_str().expect("string").to_string())
+        .collect()
 }
 
 /// The deal set up in play: `leader` leads, the given trump, no doubling.
 fn start(deal: &Value) -> Match {
     let leader = deal["leader"].as_u64().expect("leader") as u8;
-    let hands: Vec<Vec<String>> = deal["hands"].as_array().expect("hands").iter().map(strings).collect();
+    let hands: Vec<Vec<String>> = deal["hands"]
+        .as_array()
+        .expect("hands")
+        .iter()
+        .map(strings)
+        .collect();
     let sets: [_; 4] = std::array::from_fn(|s| hands[s].iter().map(|c| card(c)).collect());
     // The engine's first leader is the dealer's right: dealer = leader - 1.
     let mut m = dealt(pairs((leader + 3) % 4), sets);
@@ -45,7 +63,10 @@ fn start(deal: &Value) -> Match {
 fn run(deal: &Value) -> (Match, Option<(RuleError, usize, u8, String)>) {
     let mut m = start(deal);
     let stop = deal.get("first_illegal").map(|f| {
-        (f["trick"].as_u64().expect("trick") as usize, f["seat"].as_u64().expect("seat") as u8)
+        (
+            f["trick"].as_u64().expect("trick") as usize,
+            f["seat"].as_u64().expect("seat") as u8,
+        )
     });
     for (i, code) in strings(&deal["plays"]).iter().enumerate() {
         let seat = m.turn().expect("the match goes on");
@@ -59,7 +80,10 @@ fn run(deal: &Value) -> (Match, Option<(RuleError, usize, u8, String)>) {
             return (m, Some((err, trick, seat, code.clone())));
         }
         if let Err(e) = result {
-            panic!("{}: trick {trick}, seat {seat}, {code} refused: {e}", deal["name"]);
+            panic!(
+                "{}: trick {trick}, seat {seat}, {code} refused: {e}",
+                deal["name"]
+            );
         }
     }
     (m, None)
@@ -69,8 +93,12 @@ fn assert_legal_deal(name: &str) {
     let deal = deal_named(name);
     let (m, refusal) = run(&deal);
     assert!(refusal.is_none());
-    let expected: Vec<u8> =
-        deal["team_points"].as_array().expect("points").iter().map(|p| p.as_u64().unwrap() as u8).collect();
+    let expected: Vec<u8> = deal["team_points"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .map(|p| p.as_u64().unwrap() as u8)
+        .collect();
     assert_eq!(m.results.len(), 1, "{name}: the hand is over");
     assert_eq!(m.results[0].points, expected, "{name}: team points");
     assert_eq!(expected.iter().map(|&p| u32::from(p)).sum::<u32>(), 72);
@@ -83,7 +111,11 @@ fn assert_illegal_deal(name: &str, reason: &str) {
     let (err, trick, seat, code) = refusal.unwrap_or_else(|| panic!("{name}: no card refused"));
     assert_eq!(trick as u64, f["trick"].as_u64().unwrap());
     assert_eq!(u64::from(seat), f["seat"].as_u64().unwrap());
-    assert_eq!(code, f["card"].as_str().unwrap(), "{name}: the refused card is the listed one");
+    assert_eq!(
+        code,
+        f["card"].as_str().unwrap(),
+        "{name}: the refused card is the listed one"
+    );
     assert!(matches!(err, RuleError::Illegal(_)), "{name}: {err:?}");
     assert_eq!(err.to_string(), reason, "{name}");
 }
@@ -121,9 +153,21 @@ fn girona_s_escapen_does_not_beat_the_opponent() {
 #[test]
 fn all_six_girona_deals_are_checked() {
     let v = vectors();
-    let names: Vec<&str> = v["deals"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = v["deals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
     assert_eq!(
         names,
-        ["test1", "test2", "capot", "Falla de Gallina", "Refalla de Gallina", "S'escapen"]
+        [
+            "test1",
+            "test2",
+            "capot",
+            "Falla de Gallina",
+            "Refalla de Gallina",
+            "S'escapen"
+        ]
     );
 }

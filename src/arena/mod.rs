@@ -109,13 +109,21 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
     let players = [Player::parse(&args.a)?, Player::parse(&args.b)?];
     let clocks = [Clock::default(), Clock::default()];
     let units = args.matches.unwrap_or(args.deals);
-    let progress = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(u64::from(units)) };
+    let progress = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(u64::from(units))
+    };
     progress.set_style(
         ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} {per_sec} eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
-    progress.set_prefix(if args.matches.is_some() { "matches" } else { "deals" });
+    progress.set_prefix(if args.matches.is_some() {
+        "matches"
+    } else {
+        "deals"
+    });
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.threads {
         pool = pool.num_threads(n);
@@ -151,7 +159,9 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
         wall_seconds: start.elapsed().as_secs_f64(),
         recorded: Estimate::of(outcomes.iter().map(|o| o.recorded)),
         points: Estimate::of(outcomes.iter().map(|o| o.points)),
-        wins: args.matches.map(|_| Estimate::of(outcomes.iter().map(|o| o.wins))),
+        wins: args
+            .matches
+            .map(|_| Estimate::of(outcomes.iter().map(|o| o.wins))),
         hands: outcomes.iter().map(|o| o.hands).sum(),
     })
 }
@@ -178,17 +188,32 @@ fn set_seed(seed: u64, i: u32) -> Seed {
 }
 
 /// Plays set `i` in every seating.
-fn play_duplicate(args: &ArenaArgs, players: &[Player; 2], clocks: &[Clock; 2], i: u32) -> Result<Outcome, ArenaError> {
+fn play_duplicate(
+    args: &ArenaArgs,
+    players: &[Player; 2],
+    clocks: &[Clock; 2],
+    i: u32,
+) -> Result<Outcome, ArenaError> {
     let rules = Rules {
         variant: args.variant,
-        max_hands: if args.matches.is_some() { None } else { Some(1) },
+        max_hands: if args.matches.is_some() {
+            None
+        } else {
+            Some(1)
+        },
         ..Rules::default()
     };
     let table = args.variant.table();
     let seat_list = seatings(args.variant);
-    let mut out = Outcome { recorded: 0.0, points: 0.0, wins: 0.0, hands: 0 };
+    let mut out = Outcome {
+        recorded: 0.0,
+        points: 0.0,
+        wins: 0.0,
+        hands: 0,
+    };
     for (k, &mask) in seat_list.iter().enumerate() {
-        let mut m = Match::new(rules.clone(), set_seed(args.seed, i)).map_err(|e| ArenaError::Engine(e.to_string()))?;
+        let mut m = Match::new(rules.clone(), set_seed(args.seed, i))
+            .map_err(|e| ArenaError::Engine(e.to_string()))?;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed ^ (u64::from(i) << 8) ^ k as u64);
         let mut events: Vec<Event> = Vec::new();
         while let Some(seat) = m.turn() {
@@ -200,17 +225,24 @@ fn play_duplicate(args: &ArenaArgs, players: &[Player; 2], clocks: &[Clock; 2], 
             clocks[who].nanos.fetch_add(nanos, Ordering::Relaxed);
             clocks[who].max_nanos.fetch_max(nanos, Ordering::Relaxed);
             clocks[who].decisions.fetch_add(1, Ordering::Relaxed);
-            m.apply(seat, action, &mut events).map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;
+            m.apply(seat, action, &mut events)
+                .map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;
             events.clear();
         }
         // Per-seat means of A's and B's seats.
         let a_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 1).collect();
         let b_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 0).collect();
-        let mean = |seats: &[u8], f: &dyn Fn(u8) -> f64| seats.iter().map(|&s| f(s)).sum::<f64>() / seats.len() as f64;
+        let mean = |seats: &[u8], f: &dyn Fn(u8) -> f64| {
+            seats.iter().map(|&s| f(s)).sum::<f64>() / seats.len() as f64
+        };
         let recorded = |s: u8| f64::from(m.scores[table.side(s) as usize]);
         let points = |s: u8| {
             let side = table.side(s) as usize;
-            m.results.iter().map(|r| f64::from(r.points[side])).sum::<f64>() / m.results.len().max(1) as f64
+            m.results
+                .iter()
+                .map(|r| f64::from(r.points[side]))
+                .sum::<f64>()
+                / m.results.len().max(1) as f64
         };
         out.recorded += mean(&a_seats, &recorded) - mean(&b_seats, &recorded);
         out.points += mean(&a_seats, &points) - mean(&b_seats, &points);

@@ -35,17 +35,27 @@ impl Player {
     /// [`ArenaError::UnknownBot`] for anything else.
     pub fn parse(name: &str) -> Result<Player, ArenaError> {
         if name.starts_with("http://") || name.starts_with("https://") {
-            let agent = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(30))).build().into();
-            return Ok(Player::External { url: name.to_string(), agent });
+            let agent = ureq::Agent::config_builder()
+                .timeout_global(Some(Duration::from_secs(30)))
+                .build()
+                .into();
+            return Ok(Player::External {
+                url: name.to_string(),
+                agent,
+            });
         }
         if let Some(budget) = name.strip_prefix("montecarlo:") {
             let mut parts = budget.split(':').map(str::parse::<u64>);
-            if let (Some(Ok(playouts)), Some(Ok(max_ms)), None) = (parts.next(), parts.next(), parts.next()) {
+            if let (Some(Ok(playouts)), Some(Ok(max_ms)), None) =
+                (parts.next(), parts.next(), parts.next())
+            {
                 let playouts = u32::try_from(playouts).unwrap_or(u32::MAX);
                 return Ok(Player::MonteCarlo(MonteCarloBot { playouts, max_ms }));
             }
         }
-        bots::by_name(name).map(Player::House).ok_or_else(|| ArenaError::UnknownBot(name.to_string()))
+        bots::by_name(name)
+            .map(Player::House)
+            .ok_or_else(|| ArenaError::UnknownBot(name.to_string()))
     }
 
     /// The player's choice for `view` (whose `legal_actions` is not empty).
@@ -53,18 +63,33 @@ impl Player {
     /// # Errors
     /// [`ArenaError::External`] when an external bot fails to answer, answers
     /// something unreadable, or answers an action that is not legal.
-    pub fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Result<Action, ArenaError> {
+    pub fn choose(
+        &self,
+        view: &GameView,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Result<Action, ArenaError> {
         match self {
             Player::House(bot) => Ok(bot.choose(view, rng)),
             Player::MonteCarlo(bot) => Ok(bot.choose(view, rng)),
             Player::External { url, agent } => {
-                let fail = |detail: String| ArenaError::External { url: url.clone(), detail };
-                let mut response = agent.post(url).send_json(view).map_err(|e| fail(e.to_string()))?;
-                let action: Action = response.body_mut().read_json().map_err(|e| fail(e.to_string()))?;
+                let fail = |detail: String| ArenaError::External {
+                    url: url.clone(),
+                    detail,
+                };
+                let mut response = agent
+                    .post(url)
+                    .send_json(view)
+                    .map_err(|e| fail(e.to_string()))?;
+                let action: Action = response
+                    .body_mut()
+                    .read_json()
+                    .map_err(|e| fail(e.to_string()))?;
                 if view.legal_actions.contains(&action) {
                     Ok(action)
                 } else {
-                    Err(fail(format!("answered an action that is not legal now: {action:?}")))
+                    Err(fail(format!(
+                        "answered an action that is not legal now: {action:?}"
+                    )))
                 }
             }
         }

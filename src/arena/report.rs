@@ -21,11 +21,23 @@ impl Estimate {
         let xs: Vec<f64> = xs.collect();
         let n = xs.len();
         if n == 0 {
-            return Estimate { mean: 0.0, half_width: 0.0, n };
+            return Estimate {
+                mean: 0.0,
+                half_width: 0.0,
+                n,
+            };
         }
         let mean = xs.iter().sum::<f64>() / n as f64;
-        let var = if n > 1 { xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
-        Estimate { mean, half_width: 1.96 * (var / n as f64).sqrt(), n }
+        let var = if n > 1 {
+            xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            half_width: 1.96 * (var / n as f64).sqrt(),
+            n,
+        }
     }
 
     /// The lower end of the interval.
@@ -41,7 +53,13 @@ impl Estimate {
 
 impl fmt::Display for Estimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+8.2}  [{:+.2}, {:+.2}]", self.mean, self.low(), self.high())
+        write!(
+            f,
+            "{:+8.2}  [{:+.2}, {:+.2}]",
+            self.mean,
+            self.low(),
+            self.high()
+        )
     }
 }
 
@@ -61,12 +79,20 @@ pub struct BotStats {
 impl BotStats {
     /// Mean milliseconds per decision.
     pub fn ms_per_decision(&self) -> f64 {
-        if self.decisions == 0 { 0.0 } else { self.seconds * 1e3 / self.decisions as f64 }
+        if self.decisions == 0 {
+            0.0
+        } else {
+            self.seconds * 1e3 / self.decisions as f64
+        }
     }
 
     /// Decisions per second of one thread.
     pub fn per_second(&self) -> f64 {
-        if self.seconds == 0.0 { 0.0 } else { self.decisions as f64 / self.seconds }
+        if self.seconds == 0.0 {
+            0.0
+        } else {
+            self.decisions as f64 / self.seconds
+        }
     }
 }
 
@@ -102,7 +128,9 @@ pub struct ArenaReport {
 impl fmt::Display for ArenaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let unit = if self.matches { "match" } else { "deal" };
-        let variant = serde_json::to_value(self.variant).ok().and_then(|v| v.as_str().map(String::from));
+        let variant = serde_json::to_value(self.variant)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from));
         writeln!(
             f,
             "arena: A = {} vs B = {}; variant {}; {} duplicate {unit}s, {} hands; seed {}; {} threads; {:.1} s",
@@ -119,22 +147,45 @@ impl fmt::Display for ArenaReport {
         writeln!(f, "| measure (A − B, per seat) | mean | 95% interval |")?;
         writeln!(f, "| --- | ---: | --- |")?;
         let row = |f: &mut fmt::Formatter<'_>, what: &str, e: &Estimate| {
-            writeln!(f, "| {what} | {:+.2} | [{:+.2}, {:+.2}] |", e.mean, e.low(), e.high())
+            writeln!(
+                f,
+                "| {what} | {:+.2} | [{:+.2}, {:+.2}] |",
+                e.mean,
+                e.low(),
+                e.high()
+            )
         };
         row(f, &format!("recorded points per {unit}"), &self.recorded)?;
         row(f, "hand points per hand", &self.points)?;
         if let Some(w) = &self.wins {
-            writeln!(f, "| A's match win rate | {:.1}% | [{:.1}%, {:.1}%] |", w.mean * 100.0, w.low() * 100.0, w.high() * 100.0)?;
+            writeln!(
+                f,
+                "| A's match win rate | {:.1}% | [{:.1}%, {:.1}%] |",
+                w.mean * 100.0,
+                w.low() * 100.0,
+                w.high() * 100.0
+            )?;
         }
         writeln!(f)?;
-        writeln!(f, "| bot | decisions | mean ms per decision | max ms | decisions/s (one thread) |")?;
+        writeln!(
+            f,
+            "| bot | decisions | mean ms per decision | max ms | decisions/s (one thread) |"
+        )?;
         writeln!(f, "| --- | ---: | ---: | ---: | ---: |")?;
         for b in [&self.a, &self.b] {
             let (mean, max, rate) = (b.ms_per_decision(), b.max_ms, b.per_second());
-            writeln!(f, "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} |", b.name, b.decisions)?;
+            writeln!(
+                f,
+                "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} |",
+                b.name, b.decisions
+            )?;
         }
         let total = (self.a.decisions + self.b.decisions) as f64;
         writeln!(f)?;
-        writeln!(f, "{:.0} decisions/s over all threads", total / self.wall_seconds.max(1e-9))
+        writeln!(
+            f,
+            "{:.0} decisions/s over all threads",
+            total / self.wall_seconds.max(1e-9)
+        )
     }
 }

@@ -78,7 +78,13 @@ fn plain_tops(cards: CardSet) -> f64 {
         v += 2.0;
     }
     if ace {
-        v += if nine { 1.5 } else if cards.len() >= 3 { 0.6 } else { 0.3 };
+        v += if nine {
+            1.5
+        } else if cards.len() >= 3 {
+            0.6
+        } else {
+            0.3
+        };
     }
     if king && nine && ace {
         v += 0.8;
@@ -131,12 +137,20 @@ pub fn choose_trump(hand: CardSet, legal: &[Action]) -> Action {
     if bot >= BOTIFARRA_FROM && bot >= best.0 - 1.0 {
         best = (bot, Trump::Botifarra);
     }
-    let delegate = Action::Trump { choice: TrumpChoice::Delegate };
+    let delegate = Action::Trump {
+        choice: TrumpChoice::Delegate,
+    };
     if best.0 < DELEGATE_BELOW && legal.contains(&delegate) {
         return delegate;
     }
-    let declare = Action::Trump { choice: TrumpChoice::Declare(best.1) };
-    if legal.contains(&declare) { declare } else { legal[0] }
+    let declare = Action::Trump {
+        choice: TrumpChoice::Declare(best.1),
+    };
+    if legal.contains(&declare) {
+        declare
+    } else {
+        legal[0]
+    }
 }
 
 /// The doubling call: the double on offer when the hand reaches its
@@ -144,16 +158,28 @@ pub fn choose_trump(hand: CardSet, legal: &[Action]) -> Action {
 /// weighs the hand as a declarer's; contro and Sant Vicenç by the other side.
 pub fn choose_double(hand: CardSet, trump: Trump, legal: &[Action]) -> Action {
     let pass = Action::Double { call: Call::Pass };
-    let Some(&double) = legal.iter().find(|a| !matches!(a, Action::Double { call: Call::Pass })) else {
+    let Some(&double) = legal
+        .iter()
+        .find(|a| !matches!(a, Action::Double { call: Call::Pass }))
+    else {
         return legal[0];
     };
     let threshold = match double {
         Action::Double { call: Call::Contro } => CONTRO_FROM,
-        Action::Double { call: Call::Recontro } => RECONTRO_FROM,
+        Action::Double {
+            call: Call::Recontro,
+        } => RECONTRO_FROM,
         _ => SANT_VICENC_FROM,
     };
-    let declaring = double == Action::Double { call: Call::Recontro };
-    let strength = if declaring { declare_strength(hand, trump) } else { defend_strength(hand, trump) };
+    let declaring = double
+        == Action::Double {
+            call: Call::Recontro,
+        };
+    let strength = if declaring {
+        declare_strength(hand, trump)
+    } else {
+        defend_strength(hand, trump)
+    };
     if strength >= threshold {
         double
     } else if legal.contains(&pass) {

@@ -39,7 +39,9 @@ impl Bot for HeuristicBot {
                     .collect();
                 match cards.lowest() {
                     None => legal[0],
-                    Some(_) => Action::Play { card: choose_card(&Knowledge::from_view(view), cards) },
+                    Some(_) => Action::Play {
+                        card: choose_card(&Knowledge::from_view(view), cards),
+                    },
                 }
             }
             _ => legal[0],
@@ -57,7 +59,11 @@ pub fn choose_card(k: &Knowledge, legal: CardSet) -> Card {
     };
     let led = k.trick.led().map_or(w.suit(), Card::suit);
     if k.is_partner(winner) {
-        return if likely_holds(k, led, w) { load(k, legal) } else { discard(k, legal) };
+        return if likely_holds(k, led, w) {
+            load(k, legal)
+        } else {
+            discard(k, legal)
+        };
     }
     let beaters = legal & beating(w, k.trump);
     if beaters.is_empty() {
@@ -82,7 +88,8 @@ fn likely_holds(k: &Knowledge, led: Suit, x: Card) -> bool {
     let beat = beating(x, k.trump);
     k.still_to_play().filter(|&q| !k.is_partner(q)).all(|q| {
         let possible = k.possible(q);
-        let void = k.forbidden[q as usize].of_suit(led) == led.mask() || possible.of_suit(led).is_empty();
+        let void =
+            k.forbidden[q as usize].of_suit(led) == led.mask() || possible.of_suit(led).is_empty();
         if void {
             // May trump (or overtrump).
             (possible & beat).is_empty()
@@ -90,7 +97,9 @@ fn likely_holds(k: &Knowledge, led: Suit, x: Card) -> bool {
             // Must follow; a void we cannot rule out is a risk only when most
             // of the suit is gone.
             let higher = possible & beat & led.mask();
-            let trump_risk = k.trump.is_some_and(|t| t != led && !(possible & beat & t.mask()).is_empty())
+            let trump_risk = k
+                .trump
+                .is_some_and(|t| t != led && !(possible & beat & t.mask()).is_empty())
                 && possible.of_suit(led).len() <= 2;
             higher.is_empty() && !trump_risk
         }
@@ -105,12 +114,17 @@ fn load(k: &Knowledge, legal: CardSet) -> Card {
     let pool = if plain.is_empty() { legal } else { plain };
     let spare: CardSet = pool.iter().filter(|&c| !k.is_master(c)).collect();
     let pool = if spare.is_empty() { pool } else { spare };
-    pool.iter().max_by_key(|c| (c.points(), u8::MAX - c.strength())).unwrap_or_default()
+    pool.iter()
+        .max_by_key(|c| (c.points(), u8::MAX - c.strength()))
+        .unwrap_or_default()
 }
 
 /// A card given away: the cheapest, keeping masters and trumps.
 fn discard(k: &Knowledge, legal: CardSet) -> Card {
-    let spare: CardSet = legal.iter().filter(|&c| !k.is_master(c) || c.points() == 0).collect();
+    let spare: CardSet = legal
+        .iter()
+        .filter(|&c| !k.is_master(c) || c.points() == 0)
+        .collect();
     let pool = if spare.is_empty() { legal } else { spare };
     cheapest(pool, k.trump)
 }
@@ -119,7 +133,9 @@ fn discard(k: &Knowledge, legal: CardSet) -> Card {
 /// the master trump when long in them; lead low into a suit the partner can
 /// trump; else the lowest card of the longest plain suit.
 fn lead(k: &Knowledge, legal: CardSet) -> Card {
-    let opponents: Vec<Seat> = (0..k.table.seats).filter(|&s| s != k.seat && !k.is_partner(s)).collect();
+    let opponents: Vec<Seat> = (0..k.table.seats)
+        .filter(|&s| s != k.seat && !k.is_partner(s))
+        .collect();
     let trump_mask = k.trump.map_or(CardSet::EMPTY, Suit::mask);
     let may_trump = |q: Seat, s: Suit| {
         let possible = k.possible(q);
@@ -130,14 +146,21 @@ fn lead(k: &Knowledge, legal: CardSet) -> Card {
     let cash: CardSet = legal
         .iter()
         .filter(|&c| {
-            Some(c.suit()) != k.trump && k.is_master(c) && opponents.iter().all(|&q| !may_trump(q, c.suit()))
+            Some(c.suit()) != k.trump
+                && k.is_master(c)
+                && opponents.iter().all(|&q| !may_trump(q, c.suit()))
         })
         .collect();
     if !cash.is_empty() {
-        return cash.iter().max_by_key(|c| (c.points(), c.strength())).unwrap_or_default();
+        return cash
+            .iter()
+            .max_by_key(|c| (c.points(), c.strength()))
+            .unwrap_or_default();
     }
     let trumps = legal & trump_mask;
-    let opp_trumps = opponents.iter().any(|&q| !(k.possible(q) & trump_mask).is_empty());
+    let opp_trumps = opponents
+        .iter()
+        .any(|&q| !(k.possible(q) & trump_mask).is_empty());
     if let Some(top) = trumps.iter().last()
         && trumps.len() >= 3
         && k.is_master(top)

@@ -5,9 +5,9 @@
 //! it can never use a card its seat may not know.
 
 use crate::rules::legal::beating;
+use crate::rules::trick::Trick;
 use crate::rules::view::{GameView, TrickView};
 use crate::rules::{Card, CardSet, Rules, Seat, Suit, Table, Trump};
-use crate::rules::trick::Trick;
 
 /// A seat's knowledge of the hand in progress.
 #[derive(Clone, Debug)]
@@ -81,8 +81,15 @@ impl Knowledge {
         for pc in &t.cards {
             self.played.insert(pc.card);
             if let (Some(led), Some((winner, w))) = (trick.led(), trick.winning(self.table)) {
-                let partner_played = trick.seats(self.table).any(|s| self.table.partners(s, pc.seat));
-                let seen = Seen { led: led.suit(), w, winner, partner_played };
+                let partner_played = trick
+                    .seats(self.table)
+                    .any(|s| self.table.partners(s, pc.seat));
+                let seen = Seen {
+                    led: led.suit(),
+                    w,
+                    winner,
+                    partner_played,
+                };
                 let f = reveals(rules, self.table, self.trump, &seen, pc.seat, pc.card);
                 self.forbidden[pc.seat as usize] = self.forbidden[pc.seat as usize] | f.forbidden;
                 self.voids[pc.seat as usize] = self.voids[pc.seat as usize] | f.void;
@@ -138,9 +145,24 @@ struct Revealed {
 /// - In forced mode, a player who could not win and played a card the
 ///   narrowing allowed only as "the lowest of a suit" holds nothing lower in
 ///   that suit.
-fn reveals(rules: &Rules, table: Table, trump: Option<Suit>, seen: &Seen, p: Seat, c: Card) -> Revealed {
-    let Seen { led, w, winner, partner_played } = *seen;
-    let mut out = Revealed { void: CardSet::EMPTY, forbidden: CardSet::EMPTY };
+fn reveals(
+    rules: &Rules,
+    table: Table,
+    trump: Option<Suit>,
+    seen: &Seen,
+    p: Seat,
+    c: Card,
+) -> Revealed {
+    let Seen {
+        led,
+        w,
+        winner,
+        partner_played,
+    } = *seen;
+    let mut out = Revealed {
+        void: CardSet::EMPTY,
+        forbidden: CardSet::EMPTY,
+    };
     let followed = c.suit() == led;
     if !followed {
         out.void = led.mask();

@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
+use super::Bot;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::knowledge::Knowledge;
 use super::playout::{rollout, state_from_view, step};
 use super::sample::Sampler;
-use super::Bot;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Seat};
 
@@ -34,7 +34,10 @@ pub struct MonteCarloBot {
 impl MonteCarloBot {
     /// The house budget: a decision takes well under 100 ms on one core of a
     /// release build (see `docs/arena.md`).
-    pub const DEFAULT: MonteCarloBot = MonteCarloBot { playouts: 6_000, max_ms: 80 };
+    pub const DEFAULT: MonteCarloBot = MonteCarloBot {
+        playouts: 6_000,
+        max_ms: 80,
+    };
 }
 
 impl Default for MonteCarloBot {
@@ -60,7 +63,9 @@ impl Bot for MonteCarloBot {
         if view.phase != Phase::Playing || view.legal_actions.len() < 2 || cards.len() < 2 {
             return HeuristicBot.choose(view, rng);
         }
-        Action::Play { card: self.search(view, cards, rng) }
+        Action::Play {
+            card: self.search(view, cards, rng),
+        }
     }
 }
 
@@ -94,9 +99,17 @@ impl MonteCarloBot {
         // Ties (common late in a hand) go to the heuristic's preference.
         let preferred = choose_card(&k, cards);
         let best = sums.iter().copied().fold(f64::MIN, f64::max);
-        let tied: Vec<Card> =
-            candidates.iter().zip(&sums).filter(|(_, s)| **s >= best - 1e-9).map(|(c, _)| *c).collect();
-        if tied.contains(&preferred) { preferred } else { tied[0] }
+        let tied: Vec<Card> = candidates
+            .iter()
+            .zip(&sums)
+            .filter(|(_, s)| **s >= best - 1e-9)
+            .map(|(c, _)| *c)
+            .collect();
+        if tied.contains(&preferred) {
+            preferred
+        } else {
+            tied[0]
+        }
     }
 }
 
@@ -112,6 +125,9 @@ pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
     let threshold = rules.variant.threshold() as f64;
     let rec = |p: u8| (f64::from(p) - threshold).max(0.0);
     let sides = table.sides() as usize;
-    let others: f64 = (0..sides).filter(|&s| s != me).map(|s| rec(h.points[s])).sum();
+    let others: f64 = (0..sides)
+        .filter(|&s| s != me)
+        .map(|s| rec(h.points[s]))
+        .sum();
     rec(h.points[me]) - others / (sides - 1) as f64 + 0.05 * f64::from(h.points[me])
 }

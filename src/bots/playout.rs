@@ -36,7 +36,13 @@ pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> Ha
 
 /// A fresh hand about to be played: `dealt` cards, `trump` named, the seat
 /// after the dealer to lead.
-pub fn state_at_start(number: u32, dealer: Seat, table: Table, dealt: [CardSet; 4], trump: Trump) -> HandState {
+pub fn state_at_start(
+    number: u32,
+    dealer: Seat,
+    table: Table,
+    dealt: [CardSet; 4],
+    trump: Trump,
+) -> HandState {
     let mut h = HandState::new(number, dealer, dealt);
     h.stage = Stage::Playing;
     h.trump = Some(trump);
@@ -92,7 +98,11 @@ pub fn greedy(h: &HandState, table: Table, legal: CardSet) -> Card {
     let led = h.trick.led().map_or(w.suit(), Card::suit);
     let later = table.seats - h.trick.len() as u8 - 1;
     if table.partners(seat, winner) {
-        return if holds(h, table, seat, led, w, trump, later) { richest(legal, trump) } else { cheapest(legal, trump) };
+        return if holds(h, table, seat, led, w, trump, later) {
+            richest(legal, trump)
+        } else {
+            cheapest(legal, trump)
+        };
     }
     let beaters = legal & beating(w, trump);
     if beaters.is_empty() {
@@ -123,7 +133,10 @@ fn lead(h: &HandState, table: Table, trump: Option<Suit>, legal: CardSet) -> Car
     }
     let plain = trump.map_or(legal, |t| legal & !t.mask());
     let pool = if plain.is_empty() { legal } else { plain };
-    let longest = Suit::ALL.into_iter().max_by_key(|&s| pool.of_suit(s).len()).unwrap_or(Suit::Oros);
+    let longest = Suit::ALL
+        .into_iter()
+        .max_by_key(|&s| pool.of_suit(s).len())
+        .unwrap_or(Suit::Oros);
     pool.of_suit(longest).lowest().unwrap_or_default()
 }
 
@@ -131,7 +144,15 @@ fn lead(h: &HandState, table: Table, trump: Option<Suit>, legal: CardSet) -> Car
 /// still win the trick led in `led`: no opponent among the `later` seats to
 /// play can beat it, following suit when they must.
 #[inline]
-fn holds(h: &HandState, table: Table, seat: Seat, led: Suit, x: Card, trump: Option<Suit>, later: u8) -> bool {
+fn holds(
+    h: &HandState,
+    table: Table,
+    seat: Seat,
+    led: Suit,
+    x: Card,
+    trump: Option<Suit>,
+    later: u8,
+) -> bool {
     let beat = beating(x, trump);
     (1..=later).all(|k| {
         let q = table.after(seat, k);
@@ -153,7 +174,9 @@ pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
     let pool = if plain.is_empty() { set } else { plain };
     let zero = pool & !pool.counting();
     let pool = if zero.is_empty() { pool } else { zero };
-    pool.iter().min_by_key(|c| (c.points(), c.strength())).unwrap_or_default()
+    pool.iter()
+        .min_by_key(|c| (c.points(), c.strength()))
+        .unwrap_or_default()
 }
 
 /// The card carrying the most points: plain before trump.
@@ -161,7 +184,9 @@ pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
 pub fn richest(set: CardSet, trump: Option<Suit>) -> Card {
     let plain = trump.map_or(set, |t| set & !t.mask());
     let pool = if plain.is_empty() { set } else { plain };
-    pool.iter().max_by_key(|c| (c.points(), u8::MAX - c.strength())).unwrap_or_default()
+    pool.iter()
+        .max_by_key(|c| (c.points(), u8::MAX - c.strength()))
+        .unwrap_or_default()
 }
 
 /// The weakest card of `set` that beats: a plain card before a trump.

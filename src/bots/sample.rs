@@ -47,12 +47,24 @@ impl Sampler {
     /// and as a last resort the hand sizes alone.
     pub fn new(k: &Knowledge) -> Sampler {
         let me = k.seat as usize;
-        let others: Vec<usize> =
-            (0..k.table.seats as usize).filter(|&s| s != me && k.sizes[s] > 0).collect();
+        let others: Vec<usize> = (0..k.table.seats as usize)
+            .filter(|&s| s != me && k.sizes[s] > 0)
+            .collect();
         let need: Vec<u32> = others.iter().map(|&s| u32::from(k.sizes[s])).collect();
-        let mut sampler = Sampler { own: k.hand, me, unseen: k.unseen, others, allowed: Vec::new(), need };
+        let mut sampler = Sampler {
+            own: k.hand,
+            me,
+            unseen: k.unseen,
+            others,
+            allowed: Vec::new(),
+            need,
+        };
         for excluded in [k.forbidden, k.voids, [CardSet::EMPTY; 4]] {
-            sampler.allowed = sampler.others.iter().map(|&s| (k.unseen & !excluded[s]).0).collect();
+            sampler.allowed = sampler
+                .others
+                .iter()
+                .map(|&s| (k.unseen & !excluded[s]).0)
+                .collect();
             if feasible(k.unseen.0, &sampler.allowed, &sampler.need) {
                 break;
             }
@@ -129,7 +141,8 @@ fn feasible(cards: u64, allowed: &[u64], need: &[u32]) -> bool {
         return false;
     }
     (1u32..1 << allowed.len()).all(|group| {
-        let (union, total) = bits(group).fold((0u64, 0u32), |(u, t), i| (u | allowed[i], t + need[i]));
+        let (union, total) =
+            bits(group).fold((0u64, 0u32), |(u, t), i| (u | allowed[i], t + need[i]));
         (union & cards).count_ones() >= total
     })
 }

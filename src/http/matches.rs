@@ -260,7 +260,8 @@ action_doc!(post_action, "/v1/matches/{id}/actions", ActionRequest, "Post any ac
     responses(
         (status = 200, description = "The hand was forfeited: the caller's new view", body = MatchView),
         (status = 401, description = "Missing or wrong seat token", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "No hand in progress", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The body names another seat", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No hand in progress, or version_conflict", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/matches/{id}/resign")]

@@ -1,5 +1,6 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
+mod common_errors;
 pub mod error;
 mod extract;
 mod health;
@@ -82,7 +83,9 @@ fn routes(cfg: &mut ServiceConfig) {
 
 /// The OpenAPI document, generated from the handlers and types.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new().into_utoipa_app().openapi(ApiDoc::openapi()).configure(routes).split_for_parts().1
+    let mut api = App::new().into_utoipa_app().openapi(ApiDoc::openapi()).configure(routes).split_for_parts().1;
+    common_errors::add(&mut api);
+    api
 }
 
 /// The OpenAPI document as pretty JSON (what `openapi/openapi.json` holds).
@@ -131,7 +134,7 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let (app, api) = App::new()
+    let (app, mut api) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .app_data(svc)
@@ -142,6 +145,7 @@ pub fn app(
         .app_data(web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|e, _| error::invalid(e)))
         .configure(routes)
         .split_for_parts();
+    common_errors::add(&mut api);
     app.service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))

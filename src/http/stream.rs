@@ -6,7 +6,7 @@ use actix_web::web::{Bytes, Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse, get};
 use futures_util::stream;
 use serde::Deserialize;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
 use super::extract::Bearer;
@@ -19,6 +19,21 @@ use crate::service::{Error, Service};
 pub struct StreamQuery {
     /// Start after this event number (the `Last-Event-ID` header wins).
     pub after: Option<u64>,
+}
+
+/// One server-sent event as the stream frames it (for the OpenAPI
+/// document: with OpenAPI 3.1 the schema of `text/event-stream` describes
+/// each event).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SseEvent {
+    /// The event's `seq` (absent on a final `error` event).
+    id: Option<String>,
+    /// The event type (`hand_dealt`, …), or `error` with a problem as data.
+    event: String,
+    /// The event as JSON, exactly as `GET …/events` shows it (a problem
+    /// document for `error`).
+    data: String,
 }
 
 /// How long the stream waits for an event before sending a keep-alive comment.
@@ -44,7 +59,7 @@ struct Cursor {
     ),
     security((), ("seat_token" = [])),
     responses(
-        (status = 200, description = "An event stream", content_type = "text/event-stream", body = String),
+        (status = 200, description = "An event stream", content_type = "text/event-stream", body = SseEvent),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )

@@ -87,7 +87,7 @@ pub enum RuleError {
         expected: Phase,
     },
     /// Another seat is to act.
-    #[error("it is not your turn: seat {turn:?} is to act")]
+    #[error("it is not your turn{}", .turn.map(|t| format!(": seat {t} is to act")).unwrap_or_default())]
     NotYourTurn {
         /// The seat to act.
         turn: Option<Seat>,
@@ -329,6 +329,8 @@ impl Match {
         Ok(())
     }
 
+    // Kept out of `apply`, whose hot path is playing a card.
+    #[inline(never)]
     fn deal(&mut self, events: &mut Vec<Event>) {
         let table = self.table();
         let number = self.hands_dealt + 1;
@@ -356,6 +358,7 @@ impl Match {
         });
     }
 
+    #[inline(never)]
     fn finish_hand(&mut self, events: &mut Vec<Event>) {
         let Some(h) = self.hand.take() else { return };
         let table = self.table();

@@ -193,7 +193,7 @@ impl Match {
                     .collect();
                 let mut tricks: Vec<TrickView> =
                     h.tricks.iter().map(|t| TrickView::of(t, table, true)).collect();
-                if h.stage == Stage::Playing && !h.trick.is_empty() {
+                if (h.stage == Stage::Playing || h.forfeit.is_some()) && !h.trick.is_empty() {
                     tricks.push(TrickView::of(&h.trick, table, false));
                 }
                 HandRecordView {

@@ -267,7 +267,7 @@ impl Service {
         for _ in 0..COMMIT_ATTEMPTS {
             let mut rec = self.load(id).await?;
             let now = now_ms();
-            if !rec.deadline_ms.is_some_and(|d| now >= d) {
+            if rec.deadline_ms.is_none_or(|d| now < d) {
                 return Ok(rec);
             }
             let before = rec.version;

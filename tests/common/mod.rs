@@ -28,7 +28,9 @@ pub fn choice(word: &str) -> TrumpChoice {
 
 /// The action naming or handing on trump.
 pub fn trump(word: &str) -> Action {
-    Action::Trump { choice: choice(word) }
+    Action::Trump {
+        choice: choice(word),
+    }
 }
 
 /// The doubling action.
@@ -48,7 +50,11 @@ pub fn seed(n: u8) -> Seed {
 
 /// The default rules of `variant` with `dealer` dealing first.
 pub fn rules(variant: Variant, dealer: Seat) -> Rules {
-    Rules { variant, first_dealer: FirstDealer::Seat(dealer), ..Rules::default() }
+    Rules {
+        variant,
+        first_dealer: FirstDealer::Seat(dealer),
+        ..Rules::default()
+    }
 }
 
 /// The pairs game with default options and `dealer` dealing first.
@@ -95,9 +101,14 @@ pub fn plays(m: &mut Match, codes: &[&str]) -> Vec<Event> {
 pub fn refused(m: &mut Match, seat: Seat, action: Action) -> RuleError {
     let before = m.clone();
     let mut events = Vec::new();
-    let err = m.apply(seat, action, &mut events).expect_err("the action should be refused");
+    let err = m
+        .apply(seat, action, &mut events)
+        .expect_err("the action should be refused");
     assert_eq!(*m, before, "a refused action changed the match");
-    assert!(events.is_empty(), "a refused action reported events: {events:?}");
+    assert!(
+        events.is_empty(),
+        "a refused action reported events: {events:?}"
+    );
     err
 }
 
@@ -157,11 +168,6 @@ pub fn pairs_playing(leader: Seat, trump_word: &str, spec: [&[&str]; 4]) -> Matc
     let m = playing(pairs((leader + 3) % 4), trump_word, spec);
     assert_eq!(m.turn(), Some(leader));
     m
-}
-
-/// The same with other options.
-pub fn pairs_playing_with(rules: Rules, trump_word: &str, spec: [&[&str]; 4]) -> Match {
-    playing(rules, trump_word, spec)
 }
 
 /// Overwrites the hand points taken so far by each side (for scoring tests

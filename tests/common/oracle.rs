@@ -10,7 +10,10 @@ const ORDER: [u8; 12] = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
 
 /// Higher is stronger.
 pub fn strength(c: Card) -> usize {
-    11 - ORDER.iter().position(|&r| r == c.rank()).expect("a rank 1-12")
+    11 - ORDER
+        .iter()
+        .position(|&r| r == c.rank())
+        .expect("a rank 1-12")
 }
 
 /// Card points: 9 → 5, 1 → 4, 12 → 3, 11 → 2, 10 → 1.
@@ -40,13 +43,19 @@ pub fn beats(c: Card, w: Card, trump: Option<Suit>) -> bool {
 /// the highest trump, else the highest card of the suit led.
 pub fn winner(played: &[Card], trump: Option<Suit>) -> usize {
     let led = played[0].suit();
-    let trumps: Vec<usize> = (0..played.len()).filter(|&i| Some(played[i].suit()) == trump).collect();
+    let trumps: Vec<usize> = (0..played.len())
+        .filter(|&i| Some(played[i].suit()) == trump)
+        .collect();
     let pool: Vec<usize> = if trumps.is_empty() {
-        (0..played.len()).filter(|&i| played[i].suit() == led).collect()
+        (0..played.len())
+            .filter(|&i| played[i].suit() == led)
+            .collect()
     } else {
         trumps
     };
-    pool.into_iter().max_by_key(|&i| strength(played[i])).expect("a card was led")
+    pool.into_iter()
+        .max_by_key(|&i| strength(played[i]))
+        .expect("a card was led")
 }
 
 /// One seat about to play.
@@ -68,7 +77,12 @@ pub struct Spot<'a> {
 fn lowest_of_each_suit(cards: &[Card]) -> Vec<Card> {
     let mut out = Vec::new();
     for s in Suit::ALL {
-        if let Some(c) = cards.iter().copied().filter(|c| c.suit() == s).min_by_key(|&c| strength(c)) {
+        if let Some(c) = cards
+            .iter()
+            .copied()
+            .filter(|c| c.suit() == s)
+            .min_by_key(|&c| strength(c))
+        {
             out.push(c);
         }
     }
@@ -97,9 +111,17 @@ fn legal_unsorted(spot: &Spot) -> Vec<Card> {
     let partner_winning = partner_played && wi == pos - 2;
     let f: Vec<Card> = h.iter().copied().filter(|c| c.suit() == led).collect();
     let void = f.is_empty();
-    let trumps: Vec<Card> = h.iter().copied().filter(|c| Some(c.suit()) == spot.trump).collect();
+    let trumps: Vec<Card> = h
+        .iter()
+        .copied()
+        .filter(|c| Some(c.suit()) == spot.trump)
+        .collect();
     let beating = |cards: &[Card]| -> Vec<Card> {
-        cards.iter().copied().filter(|&c| beats(c, w, spot.trump)).collect()
+        cards
+            .iter()
+            .copied()
+            .filter(|&c| beats(c, w, spot.trump))
+            .collect()
     };
 
     let s: Vec<Card> = if partner_winning {
@@ -127,7 +149,11 @@ fn legal_unsorted(spot: &Spot) -> Vec<Card> {
     }
     // Forced mode: the player cannot win the trick.
     if !void {
-        let lowest = s.iter().copied().min_by_key(|&c| strength(c)).expect("non-empty");
+        let lowest = s
+            .iter()
+            .copied()
+            .min_by_key(|&c| strength(c))
+            .expect("non-empty");
         let mut out = vec![lowest];
         if partner_winning {
             out.extend(s.iter().copied().filter(|&c| counting(c)));

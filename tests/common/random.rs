@@ -23,7 +23,7 @@ impl SplitMix {
 
     /// True with probability `1 / n`.
     pub fn one_in(&mut self, n: u64) -> bool {
-        self.next_u64() % n == 0
+        self.next_u64().is_multiple_of(n)
     }
 
     /// A 256-bit seed.
@@ -41,7 +41,8 @@ impl SplitMix {
 /// only in pairs), with `max_hands` from 1 to 3 and a target low enough
 /// that some matches end by it.
 pub fn rules_from(variant_pick: u8, bits: u32, max_hands: u32) -> Rules {
-    let variant = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3][variant_pick as usize % 3];
+    let variant =
+        [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3][variant_pick as usize % 3];
     let bit = |i: u32| bits >> i & 1 == 1;
     let forced = variant == Variant::Pairs && bit(0);
     let must_trump = !forced && bit(1);
@@ -50,20 +51,38 @@ pub fn rules_from(variant_pick: u8, bits: u32, max_hands: u32) -> Rules {
         variant,
         target: if bit(2) { 101 } else { 20 + bits % 60 },
         max_hands: Some(max_hands),
-        doubling: if bit(3) { Doubling::Linear } else { Doubling::Powers },
+        doubling: if bit(3) {
+            Doubling::Linear
+        } else {
+            Doubling::Powers
+        },
         sant_vicenc_with_botifarra: bit(4),
         forced,
         must_trump,
-        shuffle: if bit(5) { ShuffleMode::StackAndCut } else { ShuffleMode::Full },
-        first_dealer: if bit(6) { FirstDealer::Draw } else { FirstDealer::Seat((bits >> 8) as u8 % seats) },
+        shuffle: if bit(5) {
+            ShuffleMode::StackAndCut
+        } else {
+            ShuffleMode::Full
+        },
+        first_dealer: if bit(6) {
+            FirstDealer::Draw
+        } else {
+            FirstDealer::Seat((bits >> 8) as u8 % seats)
+        },
     }
 }
 
 /// Makes a random listed action for the seat to act; returns the events.
-pub fn random_step(m: &mut botifarra::rules::Match, rng: &mut SplitMix) -> Vec<botifarra::rules::Event> {
+pub fn random_step(
+    m: &mut botifarra::rules::Match,
+    rng: &mut SplitMix,
+) -> Vec<botifarra::rules::Event> {
     let seat = m.turn().expect("the match is not over");
     let actions = m.legal_actions(seat);
-    assert!(!actions.is_empty(), "seat {seat} to act has no legal action");
+    assert!(
+        !actions.is_empty(),
+        "seat {seat} to act has no legal action"
+    );
     let action = actions[rng.below(actions.len())];
     super::act(m, seat, action)
 }

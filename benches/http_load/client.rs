@@ -1,0 +1,194 @@
+//! A thin HTTP client for the load tool, and the tallies it reports.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::Value;
+
+/// An answer: status, JSON body (`Null` when not JSON) and round-trip time.
+pub struct Resp {
+    /// HTTP status.
+    pub status: u16,
+    /// The body as JSON.
+    pub body: Value,
+    /// From sending the request to having read the whole body.
+    pub elapsed: Duration,
+}
+
+/// A pooled HTTP/1.1 client for one server.
+#[derive(Clone)]
+pub struct Http {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Http {
+    /// A client for `base` (`http://127.0.0.1:PORT`) keeping up to `conns`
+    /// idle connections open.
+    pub fn new(base: &str, conns: usize) -> Result<Http, String> {
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .tcp_nodelay(true)
+            .pool_max_idle_per_host(conns)
+            .timeout(Duration::from_secs(30))
+            .build()
+            .map_err(|e| format!("HTTP client: {e}"))?;
+        Ok(Http {
+            client,
+            base: base.trim_end_matches('/').to_string(),
+        })
+    }
+
+    /// Sends one request; `Err` only when no HTTP answer came back.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        idempotency_key: Option<&str>,
+    ) -> Result<Resp, String> {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(k) = idempotency_key {
+            req = req.header("Idempotency-Key", k);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let start = Instant::now();
+        let resp = req.send().await.map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        let bytes = resp.bytes().await.map_err(|e| transport(&e))?;
+        let elapsed = start.elapsed();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Ok(Resp {
+            status,
+            body,
+            elapsed,
+        })
+    }
+}
+
+fn transport(e: &reqwest::Error) -> String {
+    if e.is_timeout() {
+        "transport: timeout".into()
+    } else if e.is_connect() {
+        "transport: connect".into()
+    } else {
+        "transport: other".into()
+    }
+}
+
+/// What one worker saw; merged into one at the end.
+#[derive(Default)]
+pub struct Tally {
+    /// Latency of each timed request, in microseconds.
+    pub latency_us: Vec<u32>,
+    /// Unexpected answers, by `"<status> <code>"` (or a transport failure).
+    pub errors: BTreeMap<String, u64>,
+    /// `503` answers that were retried.
+    pub retried_503: u64,
+    /// Actions the clients posted and the server accepted.
+    pub actions: u64,
+    /// Matches played to the end.
+    pub finished: u64,
+    /// Match versions advanced (client and server-side moves and deals).
+    pub moves: u64,
+    /// Matches whose history replayed to the same record.
+    pub verified: u64,
+    /// Replay or consistency failures, with the reason.
+    pub mismatches: Vec<String>,
+}
+
+impl Tally {
+    /// Notes a timed request.
+    pub fn latency(&mut self, d: Duration) {
+        self.latency_us
+            .push(u32::try_from(d.as_micros()).unwrap_or(u32::MAX));
+    }
+
+    /// Notes an unexpected answer.
+    pub fn error(&mut self, what: String) {
+        *self.errors.entry(what).or_default() += 1;
+    }
+
+    /// Notes an unexpected HTTP answer to `what` (`POST actions`, say).
+    pub fn bad_status(&mut self, what: &str, r: &Resp) {
+        let code = r.body["code"].as_str().unwrap_or("-");
+        self.error(format!("{} {code} ({what})", r.status));
+    }
+
+    /// Adds another worker's tally.
+    pub fn merge(&mut self, o: Tally) {
+        self.latency_us.extend(o.latency_us);
+        for (k, v) in o.errors {
+            *self.errors.entry(k).or_default() += v;
+        }
+        self.retried_503 += o.retried_503;
+        self.actions += o.actions;
+        self.finished += o.finished;
+        self.moves += o.moves;
+        self.verified += o.verified;
+        self.mismatches.extend(o.mismatches);
+    }
+
+    /// Unexpected errors, all kinds together.
+    pub fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    /// `p50=… p90=… p99=… max=…` in milliseconds.
+    pub fn latency_line(&mut self) -> String {
+        self.latency_us.sort_unstable();
+        let n = self.latency_us.len();
+        if n == 0 {
+            return "no timed requests".into();
+        }
+        let at = |q: f64| {
+            let i = ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
+            f64::from(self.latency_us[i]) / 1000.0
+        };
+        format!(
+            "p50={:.2}ms p90={:.2}ms p99={:.2}ms max={:.2}ms",
+            at(0.50),
+            at(0.90),
+            at(0.99),
+            at(1.0)
+        )
+    }
+
+    /// `none`, or `"<what>"=count, …`.
+    pub fn errors_line(&self) -> String {
+        if self.errors.is_empty() {
+            return "none".into();
+        }
+        let parts: Vec<String> = self
+            .errors
+            .iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect();
+        parts.join("; ")
+    }
+}
+
+/// A small, fast generator for choosing among legal actions (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed (any value).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// A complete Botifarra client bot for Node 18+ with no dependencies (the
+// built-in fetch). It creates a match against three house bots, then plays
+// its seat until the match is over: it reads its view, and when it has legal
+// actions it picks one with a simple strategy and posts it; otherwise it
+// long-polls the event feed.
+//
+// Usage: node bot.mjs [BASE_URL]   (or env BOTIFARRA_URL;
+// default http://127.0.0.1:8080)
+
+// Order inside a suit, strongest first (RULES.md section 1), and card points.
+const ORDER = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
+const POINTS = { 9: 5, 1: 4, 12: 3, 11: 2, 10: 1 };
+
+async function request(base, method, path, token, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const resp = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await resp.text();
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = { detail: text };
+  }
+  if (resp.status === 429) {
+    const wait = Number(resp.headers.get("Retry-After") ?? "1");
+    await new Promise((r) => setTimeout(r, wait * 1000));
+  }
+  return [resp.status, parsed];
+}
+
+const parse = (card) => [Number(card.slice(0, -1)), card.slice(-1)];
+const strength = (card) => ORDER.length - ORDER.indexOf(parse(card)[0]);
+
+// Whether `card` beats the winning card `best` (RULES.md section 4).
+function beats(card, best, trump) {
+  const [, suit] = parse(card);
+  const [, bestSuit] = parse(best);
+  if (suit === bestSuit) return strength(card) > strength(best);
+  return suit === trump;
+}
+
+function winningCard(trick, trump) {
+  let best = null;
+  for (const played of trick?.cards ?? []) {
+    if (best === null || beats(played.card, best, trump)) best = played.card;
+  }
+  return best;
+}
+
+// The example strategy: trump = the longest suit; pass on doubles; play the
+// highest legal card when it can win the trick, else the lowest.
+function choose(view) {
+  const legal = view.legal_actions;
+  const hand = view.hand ?? [];
+  const kinds = new Set(legal.map((a) => a.type));
+  if (kinds.has("trump")) {
+    const count = (s) => hand.filter((c) => c.endsWith(s)).length;
+    const suits = legal.filter((a) => "OCEB".includes(a.choice) && a.choice.length === 1);
+    if (suits.length === 0) return legal[0];
+    return suits.reduce((best, a) => (count(a.choice) > count(best.choice) ? a : best));
+  }
+  if (kinds.has("double")) return legal.find((a) => a.call === "pass") ?? legal[0];
+  if (kinds.has("play")) {
+    const trump = ["O", "C", "E", "B"].includes(view.trump) ? view.trump : null;
+    const key = (a) => strength(a.card) * 10 + (POINTS[parse(a.card)[0]] ?? 0);
+    const plays = [...legal].sort((x, y) => key(x) - key(y));
+    const highest = plays[plays.length - 1];
+    const best = winningCard(view.trick, trump);
+    return best === null || beats(highest.card, best, trump) ? highest : plays[0];
+  }
+  return legal[0];
+}
+
+async function main() {
+  const base = (process.argv[2] ?? process.env.BOTIFARRA_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+  const seats = [{ kind: "remote", name: "example" }, { kind: "bot" }, { kind: "bot" }, { kind: "bot" }];
+  const [status, created] = await request(base, "POST", "/v1/matches", null, { seats, auto_deal: true });
+  if (status !== 201) {
+    console.error(`could not create a match: ${status} ${JSON.stringify(created)}`);
+    return 1;
+  }
+  const id = created.match_id;
+  const token = created.tokens[0].token;
+  console.log(`match ${id}: playing seat 0 against three house bots`);
+  let lastSeq = 0;
+  let moves = 0;
+  let view;
+  for (;;) {
+    let code;
+    [code, view] = await request(base, "GET", `/v1/matches/${id}`, token);
+    if (code === 429) continue; // rate limited: `request` waited Retry-After
+    if (code !== 200) {
+      console.error(`cannot read the match: ${code} ${JSON.stringify(view)}`);
+      return 1;
+    }
+    if (view.phase === "match_over") break;
+    if (view.legal_actions.length > 0) {
+      const action = { ...choose(view), expected_version: view.version };
+      const [st, answer] = await request(base, "POST", `/v1/matches/${id}/actions`, token, action);
+      if (st === 200) moves += 1;
+      else if (st !== 409 && st !== 429) {
+        // 409: a stale view, 429: a busy server; anything else is a bug.
+        console.error(`action refused: ${st} ${JSON.stringify(answer)}`);
+        return 1;
+      }
+      continue;
+    }
+    const [st, page] = await request(base, "GET", `/v1/matches/${id}/events?after=${lastSeq}&wait_ms=10000`, token);
+    if (st === 200) lastSeq = page.last_seq ?? lastSeq;
+  }
+  const { scores, winner } = view;
+  const you = winner === 0 ? "you win" : winner === "draw" ? "draw" : "you lose";
+  console.log(`final: scores ${JSON.stringify(scores)}, winner team ${winner} (${you}) after ${view.hands.length} hands, ${moves} moves`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

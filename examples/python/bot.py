@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""A complete Botifarra client bot using only the Python standard library.
+
+It creates a match against three house bots, then plays its seat until the
+match is over: it reads its view, and when it has legal actions it picks one
+with a simple strategy and posts it; otherwise it long-polls the event feed.
+
+Usage: python3 bot.py [BASE_URL]   (or env BOTIFARRA_URL;
+default http://127.0.0.1:8080)
+"""
+
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+# Order inside a suit, strongest first (RULES.md section 1), and card points.
+ORDER = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2]
+POINTS = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
+
+
+def request(base, method, path, token=None, body=None):
+    """One JSON request; returns (status, parsed body)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method)
+    req.add_header("Accept", "application/json")
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, json.loads(resp.read() or b"null")
+    except urllib.error.HTTPError as err:
+        payload = err.read()
+        try:
+            parsed = json.loads(payload)
+        except ValueError:
+            parsed = {"detail": payload.decode(errors="replace")}
+        if err.code == 429:
+            time.sleep(float(err.headers.get("Retry-After", "1")))
+        return err.code, parsed
+
+
+def parse(card):
+    """'12B' -> (12, 'B')."""
+    return int(card[:-1]), card[-1]
+
+
+def strength(card):
+    """Higher is stronger inside a suit."""
+    return len(ORDER) - ORDER.index(parse(card)[0])
+
+
+def beats(card, best, trump):
+    """Whether `card` beats the winning card `best` (RULES.md section 4)."""
+    (_, suit), (_, best_suit) = parse(card), parse(best)
+    if suit == best_suit:
+        return strength(card) > strength(best)
+    return suit == trump
+
+
+def winning_card(trick, trump):
+    """The card winning the trick so far, or None when nothing is played."""
+    best = None
+    for played in trick.get("cards", []) if trick else []:
+        if best is None or beats(played["card"], best, trump):
+            best = played["card"]
+    return best
+
+
+def choose(view):
+    """The example strategy: trump = the longest suit; pass on doubles; play
+    the highest legal card when it can win the trick, else the lowest."""
+    legal = view["legal_actions"]
+    kinds = {a["type"] for a in legal}
+    hand = view.get("hand") or []
+    if "trump" in kinds:
+        counts = {s: sum(1 for c in hand if c.endswith(s)) for s in "OCEB"}
+        suits = [a for a in legal if a["choice"] in counts]
+        if suits:
+            return max(suits, key=lambda a: counts[a["choice"]])
+        return legal[0]
+    if "double" in kinds:
+        return next((a for a in legal if a["call"] == "pass"), legal[0])
+    if "play" in kinds:
+        trump = view.get("trump")
+        trump = trump if trump in ("O", "C", "E", "B") else None
+        plays = sorted(legal, key=lambda a: (strength(a["card"]), POINTS.get(parse(a["card"])[0], 0)))
+        highest, lowest = plays[-1], plays[0]
+        best = winning_card(view.get("trick"), trump)
+        if best is None or beats(highest["card"], best, trump):
+            return highest
+        return lowest
+    return legal[0]
+
+
+def main():
+    base = (sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BOTIFARRA_URL", "http://127.0.0.1:8080")).rstrip("/")
+    seats = [{"kind": "remote", "name": "example"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    status, created = request(base, "POST", "/v1/matches", body={"seats": seats, "auto_deal": True})
+    if status != 201:
+        print(f"could not create a match: {status} {created}", file=sys.stderr)
+        return 1
+    match_id = created["match_id"]
+    token = created["tokens"][0]["token"]
+    print(f"match {match_id}: playing seat 0 against three house bots")
+    last_seq, moves = 0, 0
+    while True:
+        status, view = request(base, "GET", f"/v1/matches/{match_id}", token)
+        if status == 429:  # rate limited: `request` waited Retry-After
+            continue
+        if status != 200:
+            print(f"cannot read the match: {status} {view}", file=sys.stderr)
+            return 1
+        if view["phase"] == "match_over":
+            break
+        if view["legal_actions"]:
+            action = dict(choose(view), expected_version=view["version"])
+            status, answer = request(base, "POST", f"/v1/matches/{match_id}/actions", token, action)
+            if status == 200:
+                moves += 1
+            elif status not in (409, 429):  # a stale view or a busy server: read it again
+                print(f"action refused: {status} {answer}", file=sys.stderr)
+                return 1
+            continue
+        status, page = request(base, "GET", f"/v1/matches/{match_id}/events?after={last_seq}&wait_ms=10000", token)
+        if status == 200:
+            last_seq = page.get("last_seq", last_seq)
+    scores, winner = view["scores"], view["winner"]
+    you = "you win" if winner == 0 else ("draw" if winner == "draw" else "you lose")
+    print(f"final: scores {scores}, winner team {winner} ({you}) after {len(view['hands'])} hands, {moves} moves")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
