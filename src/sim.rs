@@ -24,16 +24,37 @@ fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
 /// A uniformly chosen card of the set (`None` when it is empty).
 #[inline]
 pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<Card> {
-    let r = rng.next_u64();
+    pick_card(set, rng.next_u64(), has_pdep())
+}
+
+/// Whether this CPU counts and deposits bits in hardware (x86-64 BMI2 and
+/// POPCNT): [`pick_card`] then picks in a few instructions.
+#[inline]
+fn has_pdep() -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has both features, checked just above.
+    {
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The card of `set` that the random word `r` picks, uniformly; `pdep` says
+/// whether [`has_pdep`] holds.
+#[inline]
+fn pick_card(set: CardSet, r: u64, pdep: bool) -> Option<Card> {
+    #[cfg(target_arch = "x86_64")]
+    if pdep {
+        // SAFETY: the caller checked the CPU features with `has_pdep`.
         return unsafe { pick_bmi2(set.0, r) };
     }
+    let _ = pdep;
     set.nth((((r >> 32) * u64::from(set.len())) >> 32) as u32)
 }
 
-/// [`random_card`] with the hardware bit count and bit deposit: the random
+/// [`pick_card`] with the hardware bit count and bit deposit: the random
 /// word scaled to the set's size picks a set bit without a loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,popcnt")]
@@ -47,8 +68,8 @@ fn pick_bmi2(set: u64, r: u64) -> Option<Card> {
 /// Returns the number of hands completed.
 pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
     let start = m.results.len();
-    while m.phase() != Phase::MatchOver {
-        step_random(m, rng, events);
+    let pdep = has_pdep();
+    while step(m, rng, events, pdep) {
         events.clear();
     }
     (m.results.len() - start) as u32
@@ -59,14 +80,21 @@ pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Ev
 /// # Panics
 /// When the match refuses an action its own rules listed as legal.
 pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) {
-    let Some(seat) = m.turn() else { return };
+    step(m, rng, events, has_pdep());
+}
+
+/// [`step_random`]; `false` when the match was already over.
+#[inline]
+fn step<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>, pdep: bool) -> bool {
     let table = m.table();
     // The same sets `Match::legal_actions` lists, without building a Vec.
-    let action = match (m.phase(), m.hand.as_ref()) {
+    let (seat, action) = match (m.phase(), m.hand.as_ref()) {
+        (Phase::MatchOver, _) => return false,
+        // The seat to play is the hand's turn.
         (Phase::Playing, Some(h)) => {
             let legal = h.legal_cards(&m.rules, table);
-            let card = random_card(legal, rng).expect("legal set is never empty");
-            Action::Play { card }
+            let card = pick_card(legal, rng.next_u64(), pdep).expect("legal set is never empty");
+            (h.turn, Action::Play { card })
         }
         (Phase::ChoosingTrump, Some(h)) => {
             let n = h.trump_choices(table).count() as u32;
@@ -74,22 +102,26 @@ pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) 
                 .trump_choices(table)
                 .nth(below(rng, n) as usize)
                 .expect("a trump choice");
-            Action::Trump { choice }
+            (h.turn, Action::Trump { choice })
         }
         (Phase::Doubling, Some(h)) => {
             let calls = h.double_calls();
-            Action::Double {
-                call: calls[below(rng, calls.len() as u32) as usize],
-            }
+            let call = calls[below(rng, calls.len() as u32) as usize];
+            (h.turn, Action::Double { call })
         }
+        // Dealing is the only action of its phase.
+        (Phase::AwaitingDeal, _) => (m.dealer, Action::Deal),
         _ => {
+            let seat = m.turn().expect("the match is not over");
             let actions = m.legal_actions(seat);
-            actions[below(rng, actions.len() as u32) as usize]
+            (seat, actions[below(rng, actions.len() as u32) as usize])
         }
     };
+    debug_assert_eq!(m.turn(), Some(seat));
     if let Err(e) = m.apply(seat, action, events) {
         panic!("a listed action was refused: {action:?}: {e}");
     }
+    true
 }
 
 /// Plays complete random hands on one thread for about `duration`; returns

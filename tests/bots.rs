@@ -14,6 +14,7 @@ const VARIANTS: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Ab
 const QUICK_MC: MonteCarloBot = MonteCarloBot {
     playouts: 120,
     max_ms: 50,
+    ..MonteCarloBot::DEFAULT
 };
 
 fn seed(n: u64) -> [u8; 32] {
@@ -256,6 +257,7 @@ fn the_sampler_sees_only_the_view_not_the_hidden_hands() {
     let mc = MonteCarloBot {
         playouts: 400,
         max_ms: 10_000,
+        ..MonteCarloBot::DEFAULT
     };
     let a1 = mc.choose(&v1, &mut Xoshiro256PlusPlus::seed_from_u64(6));
     let a2 = mc.choose(&v2, &mut Xoshiro256PlusPlus::seed_from_u64(6));

@@ -6,7 +6,7 @@ use std::time::Duration;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
-use crate::bots::{self, Bot, MonteCarloBot};
+use crate::bots::{self, Bot, MonteCarloBot, Rollout};
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
@@ -28,8 +28,8 @@ pub enum Player {
 
 impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
-    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>` for a Monte
-    /// Carlo bot with that budget, or an `http://` URL for an external bot.
+    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:greedy]` for a
+    /// Monte Carlo bot with that budget (and rollout policy), or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
@@ -45,12 +45,22 @@ impl Player {
             });
         }
         if let Some(budget) = name.strip_prefix("montecarlo:") {
-            let mut parts = budget.split(':').map(str::parse::<u64>);
-            if let (Some(Ok(playouts)), Some(Ok(max_ms)), None) =
-                (parts.next(), parts.next(), parts.next())
+            let parts: Vec<&str> = budget.split(':').collect();
+            let number = |i: usize| parts.get(i).and_then(|p| p.parse::<u64>().ok());
+            let rollout = match parts.get(2).copied() {
+                None | Some("heuristic") => Some(Rollout::Heuristic),
+                Some("greedy") => Some(Rollout::Greedy),
+                Some(_) => None,
+            };
+            if let (Some(playouts), Some(max_ms), Some(rollout), true) =
+                (number(0), number(1), rollout, parts.len() <= 3)
             {
                 let playouts = u32::try_from(playouts).unwrap_or(u32::MAX);
-                return Ok(Player::MonteCarlo(MonteCarloBot { playouts, max_ms }));
+                return Ok(Player::MonteCarlo(MonteCarloBot {
+                    playouts,
+                    max_ms,
+                    rollout,
+                }));
             }
         }
         bots::by_name(name)

@@ -133,9 +133,7 @@ fn discard(k: &Knowledge, legal: CardSet) -> Card {
 /// the master trump when long in them; lead low into a suit the partner can
 /// trump; else the lowest card of the longest plain suit.
 fn lead(k: &Knowledge, legal: CardSet) -> Card {
-    let opponents: Vec<Seat> = (0..k.table.seats)
-        .filter(|&s| s != k.seat && !k.is_partner(s))
-        .collect();
+    let opponents = || (0..k.table.seats).filter(|&s| s != k.seat && !k.is_partner(s));
     let trump_mask = k.trump.map_or(CardSet::EMPTY, Suit::mask);
     let may_trump = |q: Seat, s: Suit| {
         let possible = k.possible(q);
@@ -148,7 +146,7 @@ fn lead(k: &Knowledge, legal: CardSet) -> Card {
         .filter(|&c| {
             Some(c.suit()) != k.trump
                 && k.is_master(c)
-                && opponents.iter().all(|&q| !may_trump(q, c.suit()))
+                && opponents().all(|q| !may_trump(q, c.suit()))
         })
         .collect();
     if !cash.is_empty() {
@@ -158,9 +156,7 @@ fn lead(k: &Knowledge, legal: CardSet) -> Card {
             .unwrap_or_default();
     }
     let trumps = legal & trump_mask;
-    let opp_trumps = opponents
-        .iter()
-        .any(|&q| !(k.possible(q) & trump_mask).is_empty());
+    let opp_trumps = opponents().any(|q| !(k.possible(q) & trump_mask).is_empty());
     if let Some(top) = trumps.iter().last()
         && trumps.len() >= 3
         && k.is_master(top)

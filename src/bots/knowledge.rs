@@ -6,11 +6,11 @@
 
 use crate::rules::legal::beating;
 use crate::rules::trick::Trick;
-use crate::rules::view::{GameView, TrickView};
+use crate::rules::view::GameView;
 use crate::rules::{Card, CardSet, Rules, Seat, Suit, Table, Trump};
 
 /// A seat's knowledge of the hand in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Knowledge {
     /// The seating of the variant.
     pub table: Table,
@@ -18,6 +18,8 @@ pub struct Knowledge {
     pub seat: Seat,
     /// The trump suit (none under botifarra or before trump is named).
     pub trump: Option<Suit>,
+    /// The cards of the variant's deck.
+    pub deck: CardSet,
     /// The seat's own cards.
     pub hand: CardSet,
     /// Every card played in this hand (completed tricks and the current one).
@@ -25,8 +27,8 @@ pub struct Knowledge {
     /// The cards some other seat holds: the deck less own hand and played.
     pub unseen: CardSet,
     /// Per seat, cards it certainly does not hold: voids revealed by not
-    /// following suit and cards it would have had to play to beat. Empty for
-    /// the own seat.
+    /// following suit and cards it would have had to play to beat. Only
+    /// public plays go into it, so it is the same for every observer.
     pub forbidden: [CardSet; 4],
     /// Per seat, the strictly weaker inference of voids only.
     pub voids: [CardSet; 4],
@@ -34,67 +36,95 @@ pub struct Knowledge {
     pub sizes: [u8; 4],
     /// The trick being played (empty when the seat leads or outside play).
     pub trick: Trick,
+    /// The rule options that change what a play reveals.
+    options: Options,
+}
+
+/// The rule options [`reveals`] looks at.
+#[derive(Clone, Copy, Debug)]
+struct Options {
+    forced: bool,
+    must_trump: bool,
 }
 
 impl Knowledge {
     /// Everything `view` tells its seat. A spectator's view (no `you`) is read
     /// as seat 0 without a hand.
     pub fn from_view(view: &GameView) -> Knowledge {
-        let table = view.rules.variant.table();
-        let seat = view.you.unwrap_or(0);
+        let rules: &Rules = &view.rules;
+        let table = rules.variant.table();
         let trump = view.trump.and_then(Trump::suit);
         let hand: CardSet = view.hand.iter().flatten().copied().collect();
+        let deck = rules.variant.deck();
         let mut k = Knowledge {
             table,
-            seat,
+            seat: view.you.unwrap_or(0),
             trump,
+            deck,
             hand,
             played: CardSet::EMPTY,
-            unseen: CardSet::EMPTY,
+            unseen: deck & !hand,
             forbidden: [CardSet::EMPTY; 4],
             voids: [CardSet::EMPTY; 4],
             sizes: [0; 4],
             trick: Trick::default(),
+            options: Options {
+                forced: rules.forced,
+                must_trump: rules.must_trump,
+            },
         };
         for (s, &n) in view.hand_sizes.iter().enumerate().take(4) {
             k.sizes[s] = n;
         }
-        for t in &view.tricks {
-            k.learn_from_trick(&view.rules, t);
-        }
-        if let Some(t) = &view.trick {
-            k.learn_from_trick(&view.rules, t);
+        for t in view.tricks.iter().chain(view.trick.as_ref()) {
             k.trick = Trick::led_by(t.leader);
             for pc in &t.cards {
-                k.trick.push(pc.card, trump);
+                k.observe(pc.seat, pc.card);
             }
         }
-        k.unseen = view.rules.variant.deck() & !k.hand & !k.played;
-        k.forbidden[seat as usize] = CardSet::EMPTY;
-        k.voids[seat as usize] = CardSet::EMPTY;
+        if view.trick.is_none() {
+            k.trick = Trick::default();
+        }
         k
     }
 
-    /// Replays one trick card by card, recording what each play revealed.
-    fn learn_from_trick(&mut self, rules: &Rules, t: &TrickView) {
-        let mut trick = Trick::led_by(t.leader);
-        for pc in &t.cards {
-            self.played.insert(pc.card);
-            if let (Some(led), Some((winner, w))) = (trick.led(), trick.winning(self.table)) {
-                let partner_played = trick
-                    .seats(self.table)
-                    .any(|s| self.table.partners(s, pc.seat));
-                let seen = Seen {
-                    led: led.suit(),
-                    w,
-                    winner,
-                    partner_played,
-                };
-                let f = reveals(rules, self.table, self.trump, &seen, pc.seat, pc.card);
-                self.forbidden[pc.seat as usize] = self.forbidden[pc.seat as usize] | f.forbidden;
-                self.voids[pc.seat as usize] = self.voids[pc.seat as usize] | f.void;
-            }
-            trick.push(pc.card, self.trump);
+    /// Records that `seat` played `card` to the current trick: what the play
+    /// revealed, and the trick (a new one, led by its winner, once complete).
+    /// Hand sizes are left as they are.
+    #[inline]
+    pub fn observe(&mut self, seat: Seat, card: Card) {
+        if let (Some(led), Some((winner, w))) = (self.trick.led(), self.trick.winning(self.table)) {
+            let partner_played = self
+                .trick
+                .seats(self.table)
+                .any(|s| self.table.partners(s, seat));
+            let seen = Seen {
+                led: led.suit(),
+                w,
+                winner,
+                partner_played,
+            };
+            let f = reveals(self.options, self.table, self.trump, &seen, seat, card);
+            self.forbidden[seat as usize] = self.forbidden[seat as usize] | f.forbidden;
+            self.voids[seat as usize] = self.voids[seat as usize] | f.void;
+        }
+        self.played.insert(card);
+        self.unseen.remove(card);
+        self.trick.push(card, self.trump);
+        if self.trick.len() == self.table.seats as usize {
+            let leader = self.trick.winning(self.table).map_or(seat, |(s, _)| s);
+            self.trick = Trick::led_by(leader);
+        }
+    }
+
+    /// The same public knowledge as seen by `seat` holding `hand`.
+    #[inline]
+    pub fn for_seat(&self, seat: Seat, hand: CardSet) -> Knowledge {
+        Knowledge {
+            seat,
+            hand,
+            unseen: self.deck & !hand & !self.played,
+            ..*self
         }
     }
 
@@ -146,7 +176,7 @@ struct Revealed {
 ///   narrowing allowed only as "the lowest of a suit" holds nothing lower in
 ///   that suit.
 fn reveals(
-    rules: &Rules,
+    rules: Options,
     table: Table,
     trump: Option<Suit>,
     seen: &Seen,

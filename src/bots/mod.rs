@@ -23,6 +23,7 @@ use crate::rules::view::GameView;
 
 pub use heuristic::HeuristicBot;
 pub use montecarlo::MonteCarloBot;
+pub use playout::Rollout;
 pub use random::RandomBot;
 pub use sample::sample_deals;
 

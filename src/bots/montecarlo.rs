@@ -15,7 +15,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::Bot;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::knowledge::Knowledge;
-use super::playout::{rollout, state_from_view, step};
+use super::playout::{Rollout, rollout, state_from_view, step};
 use super::sample::Sampler;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Seat};
@@ -29,14 +29,17 @@ pub struct MonteCarloBot {
     /// Wall-clock limit per decision, in milliseconds; the search stops at
     /// whichever limit comes first.
     pub max_ms: u64,
+    /// How the playouts are played.
+    pub rollout: Rollout,
 }
 
 impl MonteCarloBot {
     /// The house budget: a decision takes well under 100 ms on one core of a
     /// release build (see `docs/arena.md`).
     pub const DEFAULT: MonteCarloBot = MonteCarloBot {
-        playouts: 6_000,
+        playouts: 1_500,
         max_ms: 80,
+        rollout: Rollout::Heuristic,
     };
 }
 
@@ -87,8 +90,10 @@ impl MonteCarloBot {
             let root = state_from_view(view, &k, deal);
             for (sum, &c) in sums.iter_mut().zip(&candidates) {
                 let mut h = root.clone();
+                let mut public = k;
+                public.observe(k.seat, c);
                 step(&mut h, table, c);
-                rollout(&mut h, rules, table);
+                rollout(&mut h, &mut public, rules, table, self.rollout);
                 *sum += value(rules, k.seat, &h);
             }
             done += per_deal;

@@ -15,6 +15,7 @@ use crate::rules::legal::beating;
 use crate::rules::view::GameView;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Table, Trump};
 
+use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
 
 /// The hand of `view` in play, with `deal` as everyone's cards.
@@ -76,11 +77,31 @@ pub fn step(h: &mut HandState, table: Table, card: Card) -> bool {
     false
 }
 
-/// Plays the hand to its end with the greedy policy.
-pub fn rollout(h: &mut HandState, rules: &Rules, table: Table) {
+/// How the players of a playout choose their cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Every seat plays the heuristic player's card, from what that seat
+    /// would know (its own cards and the public plays).
+    Heuristic,
+    /// Every seat plays the greedy card, seeing every hand of the sample
+    /// (faster, weaker).
+    Greedy,
+}
+
+/// Plays the hand to its end. `k` is the public knowledge of the position of
+/// `h` (kept in step with it; its own seat and hand do not matter).
+pub fn rollout(h: &mut HandState, k: &mut Knowledge, rules: &Rules, table: Table, policy: Rollout) {
     while h.stage == Stage::Playing {
         let legal = h.legal_cards(rules, table);
-        let card = greedy(h, table, legal);
+        let seat = h.turn;
+        let card = match policy {
+            _ if legal.len() == 1 => legal.lowest().unwrap_or_default(),
+            Rollout::Greedy => greedy(h, table, legal),
+            Rollout::Heuristic => choose_card(&k.for_seat(seat, h.hands[seat as usize]), legal),
+        };
+        if policy == Rollout::Heuristic {
+            k.observe(seat, card);
+        }
         step(h, table, card);
     }
 }

@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
 use super::extract::Bearer;
+use crate::rules::Phase;
 use crate::service::{Error, Service};
 
 /// Query of `GET …/stream`.
@@ -83,8 +84,10 @@ pub async fn stream_events(
     };
     let after = last_event_id.or(q.after).unwrap_or(0);
     // Check the match and the token before the stream starts.
-    svc.events(&id, bearer.0.as_deref(), after, 0, 1).await?;
-    let cursor = Cursor { svc: svc.into_inner(), id: id.into_inner(), token: bearer.0, after, done: false };
+    let first = svc.events(&id, bearer.0.as_deref(), after, 0, 1).await?;
+    // Resuming past the end of a finished match: nothing will ever come.
+    let done = first.events.is_empty() && svc.view(&id, bearer.0.as_deref()).await?.game.phase == Phase::MatchOver;
+    let cursor = Cursor { svc: svc.into_inner(), id: id.into_inner(), token: bearer.0, after, done };
     let body = stream::unfold(cursor, |mut c| async move {
         if c.done {
             return None;

@@ -75,7 +75,7 @@ const RANK_BY_STRENGTH: [u8; 12] = [2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 1, 9];
 const POINTS_BY_STRENGTH: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5];
 
 /// One card of the 48-card Spanish deck.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Card(pub(crate) u8);
 
 impl Card {
@@ -123,7 +123,7 @@ impl Card {
     /// Card points: 9 → 5, 1 → 4, 12 → 3, 11 → 2, 10 → 1, others 0.
     #[inline]
     pub fn points(self) -> u8 {
-        POINTS_BY_STRENGTH[self.strength() as usize]
+        BY_CARD[self.slot()].points
     }
 
     /// Whether the card counts points (9, 1, 12, 11 or 10).
@@ -141,10 +141,51 @@ impl Card {
     /// The cards of the same suit that are stronger than this one.
     #[inline]
     pub fn higher_in_suit(self) -> CardSet {
-        let suit_mask = self.suit().mask().0;
-        CardSet(suit_mask & !((2u64 << self.0) - 1))
+        CardSet(BY_CARD[self.slot()].higher)
+    }
+
+    /// Every card of this card's suit (`self.suit().mask()` in one load).
+    #[inline]
+    pub fn suit_mask(self) -> CardSet {
+        CardSet(BY_CARD[self.slot()].suit)
+    }
+
+    /// The index into [`BY_CARD`]: masked to its 64 entries so that the
+    /// compiler sees no out-of-bounds case.
+    #[inline]
+    fn slot(self) -> usize {
+        (self.0 & 63) as usize
     }
 }
+
+/// What the rules look up about a card, computed once: the hot paths
+/// (legal sets, trick winners, trick points) then need one load instead of a
+/// division and shifts.
+#[derive(Clone, Copy)]
+struct CardFacts {
+    /// The stronger cards of its suit.
+    higher: u64,
+    /// Every card of its suit.
+    suit: u64,
+    /// Its card points.
+    points: u8,
+}
+
+/// [`CardFacts`] per card index; entries 48..64 are never read.
+const BY_CARD: [CardFacts; 64] = {
+    let mut t = [CardFacts { higher: 0, suit: 0, points: 0 }; 64];
+    let mut c = 0;
+    while c < 48 {
+        let suit = 0xFFFu64 << (c / 12 * 12);
+        t[c] = CardFacts {
+            higher: suit & !((2u64 << c) - 1),
+            suit,
+            points: POINTS_BY_STRENGTH[c % 12],
+        };
+        c += 1;
+    }
+    t
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -268,7 +268,34 @@ impl Match {
     /// # Errors
     /// [`RuleError`] when the action is refused; the match is then unchanged
     /// and nothing is appended.
+    #[inline]
     pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
+        // The hot path of every simulation: a card from the seat to play.
+        // It makes the same checks as the general path, in fewer steps.
+        if let Action::Play { card } = action
+            && self.winner.is_none()
+            && let Some(h) = self.hand.as_mut()
+            && h.stage == Stage::Playing
+            && h.turn == seat
+        {
+            let table = self.rules.variant.table();
+            h.play(&self.rules, table, card, events)?;
+            if h.stage == Stage::Over {
+                self.finish_hand(events);
+            }
+            return Ok(());
+        }
+        self.apply_any(seat, action, events)
+    }
+
+    /// [`Match::apply`] for every action.
+    #[inline(never)]
+    fn apply_any(
         &mut self,
         seat: Seat,
         action: Action,

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::card::{Card, CardSet};
+use super::card::{Card, CardSet, Suit};
 use super::contract::{Call, CallRecord, Speakers, Trump, TrumpChoice, doubling_round};
-use super::legal::{PlayContext, TrickSoFar, legal_cards, why_illegal};
+use super::legal::{Narrowing, PlayContext, beating, legal_cards, narrow, why_illegal};
 use super::seat::{Seat, Side, Table};
 use super::trick::Trick;
 use super::variant::Rules;
@@ -95,7 +95,8 @@ impl HandState {
             estevet_by: None,
             trump: None,
             declarer: None,
-            calls: Vec::with_capacity(3),
+            // Enough for the longest doubling (3 rounds of 2) in one allocation.
+            calls: Vec::with_capacity(6),
             doubles: 0,
             doublers: Vec::new(),
             speakers: Speakers::default(),
@@ -236,14 +237,7 @@ impl HandState {
     #[inline]
     pub fn play_context(&self, rules: &Rules, table: Table) -> PlayContext {
         let seat = self.turn;
-        let trick = self.trick.winning(table).map(|(winner, winning)| TrickSoFar {
-            led: self.trick.led().map_or(winning.suit(), Card::suit),
-            winning,
-            winner,
-            // Partners sit two places apart: the partner has played when
-            // they come within the cards already on the table.
-            partner_played: table.pairs && (seat + 6 - self.trick.leader) % 4 < self.trick.len() as u8,
-        });
+        let trick = self.trick.so_far(table, seat);
         PlayContext {
             hand: self.hands[seat as usize],
             trump: self.trump.and_then(Trump::suit),
@@ -258,7 +252,34 @@ impl HandState {
     /// The cards the seat to play may play.
     #[inline]
     pub fn legal_cards(&self, rules: &Rules, table: Table) -> CardSet {
-        legal_cards(&self.play_context(rules, table))
+        self.legal_and_beating(rules, table).0
+    }
+
+    /// The cards the seat to play may play, and the cards that would take
+    /// the lead of the trick (every card when leading it).
+    ///
+    /// The same set as `legal_cards(&self.play_context(..))`, read straight
+    /// from the hand's state: this runs for every card of every simulation.
+    #[inline]
+    fn legal_and_beating(&self, rules: &Rules, table: Table) -> (CardSet, CardSet) {
+        let seat = self.turn;
+        let hand = self.hands[seat as usize];
+        let Some(t) = self.trick.so_far(table, seat) else {
+            return (hand, CardSet::FULL);
+        };
+        let trump = self.trump.and_then(Trump::suit);
+        let beat = beating(t.winning, trump);
+        let legal = narrow(&Narrowing {
+            hand,
+            led: t.led.mask(),
+            beat,
+            trump: trump.map_or(CardSet::EMPTY, Suit::mask),
+            partner_winning: table.partners(seat, t.winner),
+            partner_played: t.partner_played,
+            forced: rules.forced,
+            must_trump: rules.must_trump,
+        });
+        (legal, beat)
     }
 
     /// Plays a card for the seat to play; closes the trick and the hand when
@@ -270,15 +291,14 @@ impl HandState {
         card: Card,
         events: &mut Vec<Event>,
     ) -> Result<(), RuleError> {
-        let ctx = self.play_context(rules, table);
-        if !legal_cards(&ctx).contains(card) {
-            let why = why_illegal(&ctx, card).unwrap_or_else(|| "not allowed".into());
-            return Err(RuleError::Illegal(why));
+        let (legal, beat) = self.legal_and_beating(rules, table);
+        if !legal.contains(card) {
+            return Err(refusal(self.play_context(rules, table), card));
         }
+        debug_assert_eq!(legal, legal_cards(&self.play_context(rules, table)));
         let seat = self.turn;
         self.hands[seat as usize].remove(card);
-        let trump = self.trump.and_then(Trump::suit);
-        self.trick.push(card, trump);
+        self.trick.push_taking(card, beat.contains(card));
         events.push(Event::CardPlayed { seat, card });
         if (self.trick.len() as u8) < table.seats {
             self.turn = table.next(seat);
@@ -299,4 +319,12 @@ impl HandState {
         }
         Ok(())
     }
+}
+
+/// The error for an illegal card, naming the rule it breaks (off the hot
+/// path: only refused moves come here).
+#[cold]
+#[inline(never)]
+fn refusal(ctx: PlayContext, card: Card) -> RuleError {
+    RuleError::Illegal(why_illegal(&ctx, card).unwrap_or_else(|| "not allowed".into()))
 }

@@ -47,7 +47,7 @@ pub fn beating(w: Card, trump: Option<Suit>) -> CardSet {
     // Without a branch: when `w` is a trump, the trump mask minus its own
     // suit is empty.
     let trumps = trump.map_or(0, |t| t.mask().0);
-    CardSet(w.higher_in_suit().0 | (trumps & !w.suit().mask().0))
+    CardSet(w.higher_in_suit().0 | (trumps & !w.suit_mask().0))
 }
 
 /// Whether `c` beats `w` (RULES.md section 4).
@@ -109,23 +109,60 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
 /// every simulation.
 #[inline]
 pub fn legal_cards(ctx: &PlayContext) -> CardSet {
-    let h = ctx.hand;
-    let Some(t) = ctx.trick else { return h };
+    let Some(t) = ctx.trick else { return ctx.hand };
+    narrow(&Narrowing {
+        hand: ctx.hand,
+        led: t.led.mask(),
+        beat: beating(t.winning, ctx.trump),
+        trump: ctx.trump.map_or(CardSet::EMPTY, Suit::mask),
+        partner_winning: ctx.table.partners(ctx.seat, t.winner),
+        partner_played: t.partner_played,
+        forced: ctx.forced,
+        must_trump: ctx.must_trump,
+    })
+}
+
+/// What the play rules narrow a hand by when a trick has been led, as bit
+/// masks: the one place the rules of [`legal_cards`] are written, shared by
+/// the engine's own hot path ([`super::HandState::legal_cards`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Narrowing {
+    /// The cards the seat holds.
+    pub hand: CardSet,
+    /// Every card of the suit led.
+    pub led: CardSet,
+    /// The cards that beat the winning card ([`beating`]).
+    pub beat: CardSet,
+    /// Every card of the trump suit (empty under botifarra).
+    pub trump: CardSet,
+    /// Whether the seat's partner is winning the trick.
+    pub partner_winning: bool,
+    /// Whether the seat's partner has played to the trick.
+    pub partner_played: bool,
+    /// Forced mode (4.1).
+    pub forced: bool,
+    /// Must-trump (4.2).
+    pub must_trump: bool,
+}
+
+/// [`legal_cards`] for a trick that has been led.
+#[inline]
+pub(crate) fn narrow(n: &Narrowing) -> CardSet {
+    let h = n.hand;
+    let beat = n.beat;
     // Written as selects rather than branches: in random play every one of
     // these conditions is a coin toss.
-    let follow = h.of_suit(t.led);
+    let follow = h & n.led;
     let s1 = if follow.is_empty() { h } else { follow };
-    let beat = beating(t.winning, ctx.trump);
-    let partner_winning = ctx.table.partners(ctx.seat, t.winner);
-    let trumps = h.0 & ctx.trump.map_or(0, |s| s.mask().0);
-    let must_trump = ctx.must_trump && follow.is_empty() && trumps != 0;
-    let fallback = if must_trump { CardSet(trumps) } else { s1 };
+    let trumps = h & n.trump;
+    let must_trump = n.must_trump && follow.is_empty() && !trumps.is_empty();
+    let fallback = if must_trump { trumps } else { s1 };
     let beating_cards = s1 & beat;
-    let s2 = if !partner_winning && !beating_cards.is_empty() { beating_cards } else { fallback };
-    if !ctx.forced || !(s2 & beat).is_empty() {
+    let s2 = if !n.partner_winning && !beating_cards.is_empty() { beating_cards } else { fallback };
+    if !n.forced || !(s2 & beat).is_empty() {
         return s2;
     }
-    let counting_ok = partner_winning || (follow.is_empty() && !t.partner_played);
+    let counting_ok = n.partner_winning || (follow.is_empty() && !n.partner_played);
     let lowest = if follow.is_empty() {
         h.lowest_of_each_suit()
     } else {

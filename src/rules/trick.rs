@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::card::{Card, Suit};
-use super::legal::beats;
+use super::legal::{TrickSoFar, beats};
 use super::seat::{Seat, Table};
 
 /// A trick being played or completed. Cards are in playing order from the
@@ -17,12 +17,6 @@ pub struct Trick {
     /// Index of the winning card so far.
     best: u8,
     cards: [Card; 4],
-}
-
-impl Default for Card {
-    fn default() -> Card {
-        Card(0)
-    }
 }
 
 impl Trick {
@@ -52,7 +46,15 @@ impl Trick {
     /// Adds the next card; `trump` decides whether it takes the lead.
     #[inline]
     pub fn push(&mut self, c: Card, trump: Option<Suit>) {
-        if self.len > 0 && beats(c, self.cards[self.best as usize], trump) {
+        let takes = self.len > 0 && beats(c, self.cards[self.best as usize], trump);
+        self.push_taking(c, takes);
+    }
+
+    /// Adds the next card, which takes the lead when `takes` (the caller
+    /// already knows which cards beat the winning one).
+    #[inline]
+    pub(crate) fn push_taking(&mut self, c: Card, takes: bool) {
+        if takes {
             self.best = self.len;
         }
         self.cards[self.len as usize] = c;
@@ -63,6 +65,25 @@ impl Trick {
     #[inline]
     pub fn led(&self) -> Option<Card> {
         self.cards().first().copied()
+    }
+
+    /// The trick as the rules see it from `seat`, about to play to it: the
+    /// suit led, the winning card and its seat, and whether `seat`'s partner
+    /// has played. `None` when `seat` leads.
+    #[inline]
+    pub(crate) fn so_far(&self, table: Table, seat: Seat) -> Option<TrickSoFar> {
+        if self.len == 0 {
+            return None;
+        }
+        let best = self.best & 3;
+        Some(TrickSoFar {
+            led: self.cards[0].suit(),
+            winning: self.cards[best as usize],
+            winner: table.after(self.leader, best),
+            // Partners sit two places apart: the partner has played when
+            // they come within the cards already on the table.
+            partner_played: table.pairs && (seat + 6 - self.leader) % 4 < self.len,
+        })
     }
 
     /// The seats that played, in order.

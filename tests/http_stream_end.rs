@@ -1,0 +1,51 @@
+//! The event stream of a finished match ends, even when resumed past its
+//! last event (found by `scripts/fuzz-api`: it used to send keep-alives
+//! forever).
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use support::app::{Backend, spawn_app};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
+    let app = spawn_app(Backend::Memory).await;
+    let seats = json!([{"kind": "remote"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]);
+    let (id, tokens) = app
+        .create(json!({"rules": {"max_hands": 1}, "seats": seats, "auto_deal": true}))
+        .await;
+    let token = tokens[0].clone().expect("seat 0 is remote");
+    let path = format!("/v1/matches/{id}");
+    for _ in 0..100 {
+        let view = app.get(&path, Some(&token)).await;
+        if view.json["phase"] == "match_over" {
+            break;
+        }
+        let action = view.json["legal_actions"][0].clone();
+        let r = app
+            .post(&format!("{path}/actions"), Some(&token), action)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let last = app.get(&format!("{path}/events"), None).await.json["last_seq"]
+        .as_u64()
+        .expect("last_seq");
+    for resume in [last, last + 1000] {
+        let resp = app
+            .client
+            .get(format!("{}{path}/stream", app.base))
+            .header("Last-Event-ID", resume.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        let body = tokio::time::timeout(Duration::from_secs(5), resp.text())
+            .await
+            .expect("the stream of a finished match ends")
+            .unwrap();
+        assert!(!body.contains("event:"), "no events after the last: {body}");
+    }
+}
