@@ -24,11 +24,17 @@ fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
 /// A uniformly chosen card of the set (`None` when it is empty).
 #[inline]
 pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<Card> {
-    pick_card(set, rng.next_u64(), has_pdep())
+    let r = rng.next_u64();
+    #[cfg(target_arch = "x86_64")]
+    if has_pdep() {
+        // SAFETY: the CPU has BMI2 and POPCNT, checked just above.
+        return unsafe { pick_pdep(set, r) };
+    }
+    pick_card::<false>(set, r)
 }
 
 /// Whether this CPU counts and deposits bits in hardware (x86-64 BMI2 and
-/// POPCNT): [`pick_card`] then picks in a few instructions.
+/// POPCNT): a random card is then picked in a few instructions.
 #[inline]
 fn has_pdep() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -41,35 +47,54 @@ fn has_pdep() -> bool {
     }
 }
 
-/// The card of `set` that the random word `r` picks, uniformly; `pdep` says
-/// whether [`has_pdep`] holds.
-#[inline]
-fn pick_card(set: CardSet, r: u64, pdep: bool) -> Option<Card> {
-    #[cfg(target_arch = "x86_64")]
-    if pdep {
-        // SAFETY: the caller checked the CPU features with `has_pdep`.
-        return unsafe { pick_bmi2(set.0, r) };
-    }
-    let _ = pdep;
-    set.nth((((r >> 32) * u64::from(set.len())) >> 32) as u32)
-}
-
-/// [`pick_card`] with the hardware bit count and bit deposit: the random
-/// word scaled to the set's size picks a set bit without a loop.
+/// [`pick_card`] compiled for BMI2 and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,popcnt")]
-fn pick_bmi2(set: u64, r: u64) -> Option<Card> {
-    let n = ((r >> 32) * u64::from(set.count_ones())) >> 32;
-    let bit = std::arch::x86_64::_pdep_u64(1 << n, set);
-    Card::from_index(bit.trailing_zeros() as u8)
+fn pick_pdep(set: CardSet, r: u64) -> Option<Card> {
+    pick_card::<true>(set, r)
+}
+
+/// The card of `set` that the random word `r` picks, uniformly: its high
+/// half scaled to the set's size gives the rank of the card in the set.
+/// `PDEP` finds that card with the bit-deposit instruction; it may be true
+/// only inside a function compiled for BMI2 and POPCNT.
+#[inline(always)]
+fn pick_card<const PDEP: bool>(set: CardSet, r: u64) -> Option<Card> {
+    let n = ((r >> 32) * u64::from(set.0.count_ones())) >> 32;
+    #[cfg(target_arch = "x86_64")]
+    if PDEP {
+        // SAFETY: `PDEP` is only set in code compiled for BMI2 (see above),
+        // which runs only after `has_pdep`.
+        let bit = unsafe { std::arch::x86_64::_pdep_u64(1 << n, set.0) };
+        return Card::from_index(bit.trailing_zeros() as u8);
+    }
+    set.nth(n as u32)
 }
 
 /// Plays random legal actions until the match is over.
 /// Returns the number of hands completed.
 pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_pdep() {
+        // SAFETY: the CPU has BMI2 and POPCNT, checked just above.
+        return unsafe { play_match_pdep(m, rng, events) };
+    }
+    play_match::<R, false>(m, rng, events)
+}
+
+/// [`play_random_match`] compiled for BMI2 and POPCNT (the engine's own
+/// functions that it calls, [`Match::apply`]'s validation included, are
+/// not: only what is inlined here, the picking and the checks in front).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn play_match_pdep<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
+    play_match::<R, true>(m, rng, events)
+}
+
+#[inline(always)]
+fn play_match<R: Rng, const PDEP: bool>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
     let start = m.results.len();
-    let pdep = has_pdep();
-    while step(m, rng, events, pdep) {
+    while step::<R, PDEP>(m, rng, events) {
         events.clear();
     }
     (m.results.len() - start) as u32
@@ -80,12 +105,13 @@ pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Ev
 /// # Panics
 /// When the match refuses an action its own rules listed as legal.
 pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) {
-    step(m, rng, events, has_pdep());
+    step::<R, false>(m, rng, events);
 }
 
-/// [`step_random`]; `false` when the match was already over.
-#[inline]
-fn step<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>, pdep: bool) -> bool {
+/// [`step_random`]; `false` when the match was already over. `PDEP` as in
+/// [`pick_card`].
+#[inline(always)]
+fn step<R: Rng, const PDEP: bool>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> bool {
     let table = m.table();
     // The same sets `Match::legal_actions` lists, without building a Vec.
     let (seat, action) = match (m.phase(), m.hand.as_ref()) {
@@ -93,7 +119,7 @@ fn step<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>, pdep: bool)
         // The seat to play is the hand's turn.
         (Phase::Playing, Some(h)) => {
             let legal = h.legal_cards(&m.rules, table);
-            let card = pick_card(legal, rng.next_u64(), pdep).expect("legal set is never empty");
+            let card = pick_card::<PDEP>(legal, rng.next_u64()).expect("legal set is never empty");
             (h.turn, Action::Play { card })
         }
         (Phase::ChoosingTrump, Some(h)) => {

@@ -157,9 +157,7 @@ async fn worker(
                 g.version = v;
                 if r.body["phase"] == "match_over" {
                     t.finished += 1;
-                    if finished.len() < 100 {
-                        finished.push(g.id.clone());
-                    }
+                    finished.push(g.id.clone());
                     match new_game(&http).await {
                         Ok(n) => *g = n,
                         Err(e) => {
@@ -186,7 +184,7 @@ async fn worker(
             }
         }
     }
-    let active = games.into_iter().take(100).map(|g| g.id).collect();
+    let active = games.into_iter().map(|g| g.id).collect();
     Done {
         tally: t,
         active,

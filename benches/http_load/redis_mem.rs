@@ -7,18 +7,21 @@ const SUFFIXES: [&str; 3] = ["state", "ev", "idem"];
 /// Most matches measured per group.
 const SAMPLE: usize = 50;
 
-/// Average bytes per key kind and in total, over up to [`SAMPLE`] of `ids`.
+/// Average bytes per key kind and in total, over up to [`SAMPLE`] of `ids`
+/// spread evenly over the list.
 async fn average(
     con: &mut redis::aio::MultiplexedConnection,
     ids: &[String],
 ) -> Result<Option<String>, String> {
-    let ids = &ids[..ids.len().min(SAMPLE)];
     if ids.is_empty() {
         return Ok(None);
     }
+    // Evenly spread over the list: matches finished first are the short ones.
+    let step = ids.len().div_ceil(SAMPLE);
+    let ids: Vec<&String> = ids.iter().step_by(step).collect();
     let mut sums = [0u64; 3];
     let mut present = 0usize;
-    for id in ids {
+    for id in &ids {
         let mut found = false;
         for (sum, suffix) in sums.iter_mut().zip(SUFFIXES) {
             let bytes: Option<u64> = redis::cmd("MEMORY")

@@ -97,7 +97,31 @@ pub fn seatings(variant: Variant) -> &'static [u8] {
 struct Clock {
     decisions: AtomicU64,
     nanos: AtomicU64,
-    max_nanos: AtomicU64,
+    cpu_nanos: AtomicU64,
+    max_cpu_nanos: AtomicU64,
+}
+
+/// CPU time of the calling thread, in nanoseconds: what a decision costs on
+/// one core, whatever else the machine is running.
+#[cfg(unix)]
+fn thread_cpu_nanos() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if ok {
+        ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+    } else {
+        0
+    }
+}
+
+/// Without a thread clock, CPU time is not measured.
+#[cfg(not(unix))]
+fn thread_cpu_nanos() -> u64 {
+    0
 }
 
 /// Runs the arena.
@@ -146,7 +170,8 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
         name: name.to_string(),
         decisions: clocks[i].decisions.load(Ordering::Relaxed),
         seconds: clocks[i].nanos.load(Ordering::Relaxed) as f64 / 1e9,
-        max_ms: clocks[i].max_nanos.load(Ordering::Relaxed) as f64 / 1e6,
+        cpu_seconds: clocks[i].cpu_nanos.load(Ordering::Relaxed) as f64 / 1e9,
+        max_cpu_ms: clocks[i].max_cpu_nanos.load(Ordering::Relaxed) as f64 / 1e6,
     };
     Ok(ArenaReport {
         a: stats(0, &args.a),
@@ -219,11 +244,14 @@ fn play_duplicate(
         while let Some(seat) = m.turn() {
             let who = usize::from(mask >> seat & 1 == 0);
             let view = m.view(Some(seat));
-            let t = Instant::now();
+            let (t, cpu) = (Instant::now(), thread_cpu_nanos());
             let action = players[who].choose(&view, &mut rng)?;
-            let nanos = t.elapsed().as_nanos() as u64;
-            clocks[who].nanos.fetch_add(nanos, Ordering::Relaxed);
-            clocks[who].max_nanos.fetch_max(nanos, Ordering::Relaxed);
+            let cpu = thread_cpu_nanos().saturating_sub(cpu);
+            clocks[who]
+                .nanos
+                .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            clocks[who].cpu_nanos.fetch_add(cpu, Ordering::Relaxed);
+            clocks[who].max_cpu_nanos.fetch_max(cpu, Ordering::Relaxed);
             clocks[who].decisions.fetch_add(1, Ordering::Relaxed);
             m.apply(seat, action, &mut events)
                 .map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;

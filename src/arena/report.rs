@@ -70,28 +70,31 @@ pub struct BotStats {
     pub name: String,
     /// Decisions made (every action, forced ones included).
     pub decisions: u64,
-    /// Thread time spent deciding, summed over threads.
+    /// Wall-clock time spent deciding, summed over threads.
     pub seconds: f64,
-    /// The longest single decision, in milliseconds.
-    pub max_ms: f64,
+    /// CPU time spent deciding, summed over threads (0 where the platform
+    /// has no thread clock).
+    pub cpu_seconds: f64,
+    /// The most CPU time a single decision took, in milliseconds.
+    pub max_cpu_ms: f64,
 }
 
 impl BotStats {
-    /// Mean milliseconds per decision.
+    /// Mean CPU milliseconds per decision (one core).
     pub fn ms_per_decision(&self) -> f64 {
         if self.decisions == 0 {
             0.0
         } else {
-            self.seconds * 1e3 / self.decisions as f64
+            self.cpu_seconds * 1e3 / self.decisions as f64
         }
     }
 
-    /// Decisions per second of one thread.
+    /// Decisions per second of CPU time (one core).
     pub fn per_second(&self) -> f64 {
-        if self.seconds == 0.0 {
+        if self.cpu_seconds == 0.0 {
             0.0
         } else {
-            self.decisions as f64 / self.seconds
+            self.decisions as f64 / self.cpu_seconds
         }
     }
 }
@@ -169,11 +172,11 @@ impl fmt::Display for ArenaReport {
         writeln!(f)?;
         writeln!(
             f,
-            "| bot | decisions | mean ms per decision | max ms | decisions/s (one thread) |"
+            "| bot | decisions | CPU ms per decision (mean) | CPU ms (max) | decisions/s (one core) |"
         )?;
         writeln!(f, "| --- | ---: | ---: | ---: | ---: |")?;
         for b in [&self.a, &self.b] {
-            let (mean, max, rate) = (b.ms_per_decision(), b.max_ms, b.per_second());
+            let (mean, max, rate) = (b.ms_per_decision(), b.max_cpu_ms, b.per_second());
             writeln!(
                 f,
                 "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} |",

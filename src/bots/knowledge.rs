@@ -88,6 +88,31 @@ impl Knowledge {
         k
     }
 
+    /// The public knowledge when the first trick of a hand with `trump` is
+    /// led by `leader`: nothing played, nothing inferred, no own hand.
+    pub fn at_start(rules: &Rules, trump: Option<Suit>, leader: Seat) -> Knowledge {
+        let table = rules.variant.table();
+        let deck = rules.variant.deck();
+        let per_seat = (deck.len() / u32::from(table.seats)) as u8;
+        Knowledge {
+            table,
+            seat: leader,
+            trump,
+            deck,
+            hand: CardSet::EMPTY,
+            played: CardSet::EMPTY,
+            unseen: deck,
+            forbidden: [CardSet::EMPTY; 4],
+            voids: [CardSet::EMPTY; 4],
+            sizes: [per_seat; 4],
+            trick: Trick::led_by(leader),
+            options: Options {
+                forced: rules.forced,
+                must_trump: rules.must_trump,
+            },
+        }
+    }
+
     /// Records that `seat` played `card` to the current trick: what the play
     /// revealed, and the trick (a new one, led by its winner, once complete).
     /// Hand sizes are left as they are.

@@ -8,6 +8,7 @@
 //! - `montecarlo`: samples the hidden cards consistently with the view
 //!   ([`sample_deals`]) and plays each candidate card out on many deals.
 
+mod bid_search;
 mod bidding;
 mod heuristic;
 pub mod knowledge;

@@ -4,15 +4,16 @@
 //! deal and finishes the hand with fast greedy playouts
 //! ([`super::playout`]), and plays the card with the best average result.
 //!
-//! The trump choice and the doubles are left to the heuristic player: with
-//! no card played yet there is almost nothing to infer, and its thresholds
-//! were tuned on the arena.
+//! The trump choice and the doubles are searched the same way
+//! ([`super::bid_search`]): each legal declaration or call is tried on
+//! sampled deals, the others finishing the bidding by the heuristic rules.
 
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::Bot;
+use super::bid_search::choose_bid;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, rollout, state_from_view, step};
@@ -63,7 +64,14 @@ impl Bot for MonteCarloBot {
                 _ => None,
             })
             .collect();
-        if view.phase != Phase::Playing || view.legal_actions.len() < 2 || cards.len() < 2 {
+        if view.legal_actions.len() < 2 {
+            return view.legal_actions.first().copied().unwrap_or(Action::Deal);
+        }
+        if matches!(view.phase, Phase::ChoosingTrump | Phase::Doubling) {
+            let bid = choose_bid(self, view, rng);
+            return bid.unwrap_or_else(|| HeuristicBot.choose(view, rng));
+        }
+        if view.phase != Phase::Playing || cards.len() < 2 {
             return HeuristicBot.choose(view, rng);
         }
         Action::Play {
@@ -118,15 +126,13 @@ impl MonteCarloBot {
     }
 }
 
-/// What a finished playout is worth to `seat`: its team's hand points in
-/// the pairs game; in abarrotada the points it records less the average the
-/// others record (plus a small share of its raw points to break ties).
+/// What a finished playout is worth to `seat`: the points its side
+/// records less the average the other sides record, times the multiplier
+/// (in the pairs game, `(points - 36) * multiplier`), plus a small share of
+/// its raw hand points to break ties below the threshold in abarrotada.
 pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
     let table = rules.variant.table();
     let me = table.side(seat) as usize;
-    if table.pairs {
-        return f64::from(h.points[me]);
-    }
     let threshold = rules.variant.threshold() as f64;
     let rec = |p: u8| (f64::from(p) - threshold).max(0.0);
     let sides = table.sides() as usize;
@@ -134,5 +140,6 @@ pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
         .filter(|&s| s != me)
         .map(|s| rec(h.points[s]))
         .sum();
-    rec(h.points[me]) - others / (sides - 1) as f64 + 0.05 * f64::from(h.points[me])
+    let diff = rec(h.points[me]) - others / (sides - 1) as f64;
+    diff * f64::from(h.multiplier(rules)) + 0.05 * f64::from(h.points[me])
 }

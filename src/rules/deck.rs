@@ -29,17 +29,7 @@ impl HandRng {
 
     /// A uniform integer in `0..n` (`n` > 0).
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = u64::from(self.0.next_u32()) * u64::from(n);
-        // The threshold is below `n`: only a low part under `n` needs the
-        // division to decide (the same outputs, rarely a division).
-        if (m as u32) < n {
-            let threshold = n.wrapping_neg() % n;
-            while (m as u32) < threshold {
-                m = u64::from(self.0.next_u32()) * u64::from(n);
-            }
-        }
-        (m >> 32) as u32
+        lemire(n, || self.0.next_u32())
     }
 
     /// Shuffles the cards in place (Fisher–Yates).
@@ -60,6 +50,23 @@ impl HandRng {
         let k = 4 + self.below(n - 7);
         cards.rotate_left(k as usize);
     }
+}
+
+/// A uniform integer in `0..n` (`n` > 0) from 32-bit words (Lemire's
+/// multiply-and-reject method).
+#[inline]
+fn lemire(n: u32, mut word: impl FnMut() -> u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = u64::from(word()) * u64::from(n);
+    // The threshold is below `n`: only a low part under `n` needs the
+    // division to decide (the same outputs, rarely a division).
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(word()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// `SHA-256(seed)` in lower-case hex: the commitment shown from creation.
@@ -112,10 +119,16 @@ pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], u
 /// deciding card.
 pub fn draw_first_dealer(seed: &Seed, deck: CardSet, table: Table) -> (Seat, Card) {
     let mut rng = HandRng::new(seed, 0);
-    let mut cards = ordered(deck);
-    rng.shuffle(&mut cards);
-    let card = cards
-        .into_iter()
+    let mut cards = [Card(0); 48];
+    let mut n = 0;
+    for c in deck.iter() {
+        cards[n] = c;
+        n += 1;
+    }
+    rng.shuffle(&mut cards[..n]);
+    let card = cards[..n]
+        .iter()
+        .copied()
         .find(|c| (c.suit() as u8) < table.seats)
         .unwrap_or_else(|| Card::new(Suit::Oros, 11));
     (card.suit() as u8, card)

@@ -260,7 +260,7 @@ impl HandState {
     ///
     /// The same set as `legal_cards(&self.play_context(..))`, read straight
     /// from the hand's state: this runs for every card of every simulation.
-    #[inline]
+    #[inline(always)]
     fn legal_and_beating(&self, rules: &Rules, table: Table) -> (CardSet, CardSet) {
         let seat = self.turn;
         let hand = self.hands[seat as usize];
@@ -284,6 +284,11 @@ impl HandState {
 
     /// Plays a card for the seat to play; closes the trick and the hand when
     /// complete.
+    ///
+    /// Never inlined: a caller that has just computed the legal set (a bot,
+    /// the benchmark) must not see the check below merged into its own
+    /// computation, so every card is validated from scratch.
+    #[inline(never)]
     pub(crate) fn play(
         &mut self,
         rules: &Rules,

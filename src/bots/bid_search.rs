@@ -1,0 +1,184 @@
+//! The Monte Carlo player's trump choice and doubles.
+//!
+//! The hand so far is rebuilt from the view on a scratch [`Match`] (own
+//! cards only, then each sampled deal): the trump-phase actions in
+//! `view.choices` and the doubles in `view.calls` are replayed through the
+//! engine, so every rule of delegation, Estevet and doubling rounds applies.
+//! Each candidate action is then tried on every sampled deal: the other
+//! seats finish the bidding with the heuristic player's rules, the hand is
+//! played out with heuristic playouts, and the candidate is worth what the
+//! seat's side records (multiplier included). An Estevet is never tried.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::bidding::{choose_double, choose_trump};
+use super::knowledge::Knowledge;
+use super::montecarlo::{MonteCarloBot, value};
+use super::playout::{Rollout, rollout};
+use super::sample::Sampler;
+use crate::rules::contract::{Call, TrumpChoice};
+use crate::rules::view::GameView;
+use crate::rules::{Action, CardSet, HandState, Match, Phase, Trump};
+
+/// The best bidding action for `view` (phase `choosing_trump` or
+/// `doubling`), or `None` when the position cannot be rebuilt.
+pub fn choose_bid(
+    bot: &MonteCarloBot,
+    view: &GameView,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Action> {
+    let start = Instant::now();
+    let limit = Duration::from_millis(bot.max_ms);
+    let k = Knowledge::from_view(view);
+    let base = rebuild(view, k.hand)?;
+    let sampler = Sampler::new(&k);
+    let candidates: Vec<Action> = view
+        .legal_actions
+        .iter()
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Trump {
+                    choice: TrumpChoice::Estevet
+                }
+            )
+        })
+        .copied()
+        .collect();
+    if candidates.len() < 2 {
+        return candidates.first().copied();
+    }
+    let mut sums = vec![0.0f64; candidates.len()];
+    let per_deal = candidates.len() as u32;
+    let mut done = 0u32;
+    while done + per_deal <= bot.playouts.max(per_deal) {
+        let deal = sampler.sample(rng);
+        let mut m = base.clone();
+        if let Some(h) = m.hand.as_mut() {
+            h.hands = deal;
+            h.dealt = deal;
+        }
+        for (sum, &a) in sums.iter_mut().zip(&candidates) {
+            let mut trial = m.clone();
+            *sum += play_out(&mut trial, k.seat, a, bot.rollout)?;
+        }
+        done += per_deal;
+        if start.elapsed() >= limit {
+            break;
+        }
+    }
+    let best = sums.iter().copied().fold(f64::MIN, f64::max);
+    candidates
+        .iter()
+        .zip(&sums)
+        .find(|(_, s)| **s >= best)
+        .map(|(a, _)| *a)
+}
+
+/// A scratch match at the view's position, the seat holding `own` and the
+/// others nothing yet.
+fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
+    let me = view.you?;
+    let mut m = Match::new(view.rules.clone(), [0; 32]).ok()?;
+    let mut dealt = [CardSet::EMPTY; 4];
+    dealt[me as usize] = own;
+    m.dealer = view.dealer;
+    m.hands_dealt = view.hand_number;
+    m.hand = Some(HandState::new(view.hand_number, view.dealer, dealt));
+    let mut events = Vec::new();
+    for c in &view.choices {
+        m.apply(c.seat, Action::Trump { choice: c.choice }, &mut events)
+            .ok()?;
+    }
+    // An Estevet's contro is listed first among the doubles but is part of
+    // the delegation; passes are not listed and are put back in order.
+    let estevet = view
+        .choices
+        .iter()
+        .any(|c| c.choice == TrumpChoice::Estevet);
+    let mut calls = view.calls.iter().skip(usize::from(estevet)).peekable();
+    while m.phase() == Phase::Doubling {
+        let turn = m.turn()?;
+        let next = calls.peek().map(|c| (c.seat, c.call));
+        let call = match next {
+            Some((seat, call)) if seat == turn => {
+                calls.next();
+                call
+            }
+            None if turn == me => break,
+            _ => Call::Pass,
+        };
+        m.apply(turn, Action::Double { call }, &mut events).ok()?;
+    }
+    (m.phase() == view.phase && m.turn() == Some(me)).then_some(m)
+}
+
+/// Plays `action` for `me`, lets the heuristic finish the bidding, plays the
+/// hand out, and returns what it is worth to `me`.
+fn play_out(m: &mut Match, me: u8, action: Action, policy: Rollout) -> Option<f64> {
+    let mut events = Vec::new();
+    m.apply(me, action, &mut events).ok()?;
+    while matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling) {
+        let seat = m.turn()?;
+        let legal = m.legal_actions(seat);
+        let h = m.hand.as_ref()?;
+        let hand = h.hands[seat as usize];
+        let a = match m.phase() {
+            Phase::ChoosingTrump => choose_trump(hand, &legal),
+            _ => choose_double(hand, h.trump.unwrap_or(Trump::Botifarra), &legal),
+        };
+        m.apply(seat, a, &mut events).ok()?;
+        events.clear();
+    }
+    let rules = m.rules.clone();
+    let table = m.table();
+    let h = m.hand.as_mut()?;
+    let mut public = Knowledge::at_start(&rules, h.trump.and_then(Trump::suit), h.turn);
+    rollout(h, &mut public, &rules, table, policy);
+    Some(value(&rules, me, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::rules::{Rules, Variant};
+    use crate::sim::step_random;
+
+    #[test]
+    fn every_bidding_position_of_random_matches_is_rebuilt_from_the_view() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut events = Vec::new();
+        let mut rebuilt = 0;
+        for (i, variant) in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3]
+            .into_iter()
+            .enumerate()
+        {
+            for n in 0..40u8 {
+                let rules = Rules {
+                    variant,
+                    max_hands: Some(3),
+                    sant_vicenc_with_botifarra: n % 2 == 0,
+                    ..Rules::default()
+                };
+                let mut m = Match::new(rules, [n + 50 * i as u8; 32]).unwrap();
+                while let Some(seat) = m.turn() {
+                    if matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling) {
+                        let view = m.view(Some(seat));
+                        let own = m.hand.as_ref().unwrap().hands[seat as usize];
+                        let r = rebuild(&view, own).expect("position rebuilt");
+                        assert_eq!(r.hand.as_ref().unwrap().turn, seat);
+                        assert_eq!(r.multiplier(), m.multiplier());
+                        rebuilt += 1;
+                    }
+                    step_random(&mut m, &mut rng, &mut events);
+                    events.clear();
+                }
+            }
+        }
+        assert!(rebuilt > 500, "{rebuilt}");
+    }
+}
