@@ -59,7 +59,7 @@ fn mid_trick_matches() -> Vec<Match> {
                 if m.phase() == Phase::Playing && led {
                     seen += 1;
                     // One such position in five, to spread them over the hands.
-                    if seen % 5 == 0 {
+                    if seen.is_multiple_of(5) {
                         out.push(m.clone());
                         taken += 1;
                     }

@@ -38,7 +38,7 @@ impl MonteCarloBot {
     /// The house budget: a decision takes well under 100 ms on one core of a
     /// release build (see `docs/arena.md`).
     pub const DEFAULT: MonteCarloBot = MonteCarloBot {
-        playouts: 1_500,
+        playouts: 2_000,
         max_ms: 80,
         rollout: Rollout::Heuristic,
     };

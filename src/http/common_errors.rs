@@ -11,8 +11,12 @@
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
 
+/// Whether a shared error answer applies to an operation, from its path and
+/// whether it takes a body.
+type AppliesTo = fn(&str, bool) -> bool;
+
 /// `(status, description, applies to)` of the shared error answers.
-const COMMON: &[(&str, &str, fn(&str, bool) -> bool)] = &[
+const COMMON: &[(&str, &str, AppliesTo)] = &[
     (
         "400",
         "Malformed body, header or query (`invalid_request`)",

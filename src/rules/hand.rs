@@ -250,7 +250,7 @@ impl HandState {
     }
 
     /// The cards the seat to play may play.
-    #[inline]
+    #[inline(always)]
     pub fn legal_cards(&self, rules: &Rules, table: Table) -> CardSet {
         self.legal_and_beating(rules, table).0
     }

@@ -73,17 +73,21 @@ pub fn doubles_said(h: &HandState) -> Vec<CallRecord> {
         .collect()
 }
 
-fn result_shell(rules: &Rules, h: &HandState) -> HandResult {
+/// The result of `h` in which side `i`, with `p` hand points, records
+/// `record(i, p, multiplier)`.
+fn result_with(rules: &Rules, h: &HandState, record: impl Fn(usize, u8, u32) -> u32) -> HandResult {
     let sides = rules.variant.table().sides() as usize;
+    let multiplier = h.multiplier(rules);
+    let points = &h.points[..sides];
     HandResult {
         hand_number: h.number,
         dealer: h.dealer,
         declarer: h.declarer,
         trump: h.trump,
         calls: doubles_said(h),
-        multiplier: h.multiplier(rules),
-        points: h.points[..sides].to_vec(),
-        recorded: vec![0; sides],
+        multiplier,
+        points: points.to_vec(),
+        recorded: points.iter().enumerate().map(|(i, &p)| record(i, p, multiplier)).collect(),
         forfeit: h.forfeit,
     }
 }
@@ -91,27 +95,18 @@ fn result_shell(rules: &Rules, h: &HandState) -> HandResult {
 /// Scores a completed hand: every side above the threshold (36 in pairs, 18
 /// or 24 in abarrotada) records the excess times the multiplier.
 pub fn score_hand(rules: &Rules, h: &HandState) -> HandResult {
-    let mut r = result_shell(rules, h);
     let threshold = rules.variant.threshold();
-    for (rec, &p) in r.recorded.iter_mut().zip(&r.points) {
-        *rec = (p as u32).saturating_sub(threshold) * r.multiplier;
-    }
-    r
+    result_with(rules, h, |_, p, multiplier| (p as u32).saturating_sub(threshold) * multiplier)
 }
 
 /// Scores a forfeited hand: the other team records `36 × multiplier`; in the
 /// individual variants each other player records an equal share, rounded
 /// down.
 pub fn score_forfeit(rules: &Rules, h: &HandState, side: Side) -> HandResult {
-    let mut r = result_shell(rules, h);
-    let others = r.recorded.len() as u32 - 1;
-    let share = 36 * r.multiplier / others;
-    for (i, rec) in r.recorded.iter_mut().enumerate() {
-        if i as u8 != side {
-            *rec = share;
-        }
-    }
-    r
+    let others = rules.variant.table().sides() as u32 - 1;
+    result_with(rules, h, |i, _, multiplier| {
+        if i as u8 == side { 0 } else { 36 * multiplier / others }
+    })
 }
 
 /// The side with the highest total, or a draw when several share it.
