@@ -1,8 +1,10 @@
 //! A Monte Carlo player (determinization, "perfect information Monte
 //! Carlo"): it deals the unseen cards at random consistently with what its
 //! seat has seen ([`super::sample`]), plays each legal card on every sampled
-//! deal and finishes the hand with fast greedy playouts
-//! ([`super::playout`]), and plays the card with the best average result.
+//! deal and finishes the hand with fast playouts in which every seat plays
+//! the heuristic player's card ([`super::playout`]), and plays the card with
+//! the best average result. The deals are shared by all candidates (common
+//! random numbers), so their differences are measured with little noise.
 //!
 //! The trump choice and the doubles are searched the same way
 //! ([`super::bid_search`]): each legal declaration or call is tried on
@@ -35,8 +37,9 @@ pub struct MonteCarloBot {
 }
 
 impl MonteCarloBot {
-    /// The house budget: a decision takes well under 100 ms on one core of a
-    /// release build (see `docs/arena.md`).
+    /// The house budget: a decision takes about 4 ms on average and at most
+    /// about 20 ms of one core in a release build (see `docs/arena.md`); the
+    /// 80 ms wall-clock cap only matters on an overloaded machine.
     pub const DEFAULT: MonteCarloBot = MonteCarloBot {
         playouts: 2_000,
         max_ms: 80,

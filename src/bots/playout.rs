@@ -5,9 +5,11 @@
 //! bookkeeping of a played card (trick, turn, points) is done here, without
 //! the events and records the engine keeps for a real match.
 //!
-//! The rollout policy is a greedy player that sees every hand of the sample:
-//! it cashes cards no opponent can beat, wins a trick as cheaply as will hold,
-//! loads points on a partner's trick that will hold, and otherwise throws its
+//! Two rollout policies ([`Rollout`]): every seat plays the heuristic
+//! player's card from what that seat would know (the default: it measured
+//! stronger), or a greedy player that sees every hand of the sample: it cashes
+//! cards no opponent can beat, wins a trick as cheaply as will hold, loads
+//! points on a partner's trick that will hold, and otherwise throws its
 //! cheapest card.
 
 use crate::rules::hand::Stage;
@@ -24,6 +26,7 @@ pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> Ha
     h.stage = Stage::Playing;
     h.trump = view.trump;
     h.declarer = view.declarer;
+    h.doubles = view.calls.len().min(3) as u8;
     h.turn = view.turn.unwrap_or(k.seat);
     h.trick = k.trick;
     for (p, &v) in h.points.iter_mut().zip(&view.points_taken) {
@@ -32,23 +35,6 @@ pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> Ha
     for (p, &v) in h.tricks_won.iter_mut().zip(&view.tricks_won) {
         *p = v;
     }
-    h
-}
-
-/// A fresh hand about to be played: `dealt` cards, `trump` named, the seat
-/// after the dealer to lead.
-pub fn state_at_start(
-    number: u32,
-    dealer: Seat,
-    table: Table,
-    dealt: [CardSet; 4],
-    trump: Trump,
-) -> HandState {
-    let mut h = HandState::new(number, dealer, dealt);
-    h.stage = Stage::Playing;
-    h.trump = Some(trump);
-    h.turn = table.next(dealer);
-    h.trick = crate::rules::trick::Trick::led_by(h.turn);
     h
 }
 

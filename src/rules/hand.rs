@@ -264,17 +264,17 @@ impl HandState {
     fn legal_and_beating(&self, rules: &Rules, table: Table) -> (CardSet, CardSet) {
         let seat = self.turn;
         let hand = self.hands[seat as usize];
-        let Some(t) = self.trick.so_far(table, seat) else {
+        let Some(t) = self.trick.facing(table, seat) else {
             return (hand, CardSet::FULL);
         };
         let trump = self.trump.and_then(Trump::suit);
         let beat = beating(t.winning, trump);
         let legal = narrow(&Narrowing {
             hand,
-            led: t.led.mask(),
+            led: t.led,
             beat,
             trump: trump.map_or(CardSet::EMPTY, Suit::mask),
-            partner_winning: table.partners(seat, t.winner),
+            partner_winning: t.partner_winning,
             partner_played: t.partner_played,
             forced: rules.forced,
             must_trump: rules.must_trump,

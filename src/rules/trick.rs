@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::card::{Card, Suit};
+use super::card::{Card, CardSet, Suit};
 use super::legal::{TrickSoFar, beats};
 use super::seat::{Seat, Table};
 
@@ -86,6 +86,26 @@ impl Trick {
         })
     }
 
+    /// What the seat to play faces, read for the engine's own legal-set
+    /// computation: [`Trick::so_far`] in the form the rules narrow by. `None`
+    /// when `seat` leads.
+    #[inline(always)]
+    pub(crate) fn facing(&self, table: Table, seat: Seat) -> Option<Facing> {
+        if self.len == 0 {
+            return None;
+        }
+        let best = self.best & 3;
+        // Only the pairs game has partners, and it has four seats: the
+        // winner is `leader + best` modulo 4.
+        let winner = self.leader.wrapping_add(best) & 3;
+        Some(Facing {
+            led: self.cards[0].suit_mask(),
+            winning: self.cards[best as usize],
+            partner_winning: table.pairs && winner != seat && (winner ^ seat) & 1 == 0,
+            partner_played: table.pairs && seat.wrapping_add(6).wrapping_sub(self.leader) & 3 < self.len,
+        })
+    }
+
     /// The seats that played, in order.
     pub fn seats(&self, table: Table) -> impl Iterator<Item = Seat> + '_ {
         (0..self.len).map(move |i| table.after(self.leader, i))
@@ -97,6 +117,19 @@ impl Trick {
     pub fn winning(&self, table: Table) -> Option<(Seat, Card)> {
         (self.len > 0).then(|| (table.after(self.leader, self.best), self.cards[self.best as usize]))
     }
+}
+
+/// A led trick as the seat to play faces it (see [`Trick::facing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Facing {
+    /// Every card of the suit led.
+    pub led: CardSet,
+    /// The card winning so far.
+    pub winning: Card,
+    /// Whether the seat's partner played it.
+    pub partner_winning: bool,
+    /// Whether the seat's partner has played to the trick.
+    pub partner_played: bool,
 }
 
 #[derive(Serialize, Deserialize)]
