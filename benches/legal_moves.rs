@@ -26,9 +26,18 @@ const PER_RULES: usize = 256;
 fn rule_sets() -> Vec<Rules> {
     vec![
         Rules::default(),
-        Rules { forced: true, ..Rules::default() },
-        Rules { must_trump: true, ..Rules::default() },
-        Rules { variant: Variant::Abarrotada, ..Rules::default() },
+        Rules {
+            forced: true,
+            ..Rules::default()
+        },
+        Rules {
+            must_trump: true,
+            ..Rules::default()
+        },
+        Rules {
+            variant: Variant::Abarrotada,
+            ..Rules::default()
+        },
     ]
 }
 

@@ -20,7 +20,8 @@ fn main() -> std::process::ExitCode {
         }
         Some(Command::BenchEngine { seconds }) => {
             let rules = botifarra::rules::Rules::default();
-            let (hands, elapsed) = botifarra::sim::bench_hands(&rules, Duration::from_secs_f64(seconds), 1);
+            let (hands, elapsed) =
+                botifarra::sim::bench_hands(&rules, Duration::from_secs_f64(seconds), 1);
             let secs = elapsed.as_secs_f64();
             println!("hands={hands} seconds={secs:.3}");
             println!("hands_per_second={}", (hands as f64 / secs) as u64);
@@ -34,7 +35,9 @@ fn main() -> std::process::ExitCode {
 
 fn serve(args: ServeArgs) -> std::process::ExitCode {
     init_logs(&args.log_format);
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build();
     let result = match runtime {
         Ok(rt) => rt.block_on(run(args)),
         Err(e) => Err(e),

@@ -135,7 +135,11 @@ fn play_match_pdep<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) 
 }
 
 #[inline(always)]
-fn play_match<R: Rng, const PDEP: bool>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
+fn play_match<R: Rng, const PDEP: bool>(
+    m: &mut Match,
+    rng: &mut R,
+    events: &mut Vec<Event>,
+) -> u32 {
     let start = m.results.len();
     while step::<R, PDEP>(m, rng, events) {
         events.clear();
@@ -172,7 +176,12 @@ fn step<R: Rng, const PDEP: bool>(m: &mut Match, rng: &mut R, events: &mut Vec<E
                 choices[n] = choice;
                 n += 1;
             }
-            (h.turn, Action::Trump { choice: choices[below(rng, n as u32) as usize] })
+            (
+                h.turn,
+                Action::Trump {
+                    choice: choices[below(rng, n as u32) as usize],
+                },
+            )
         }
         (Phase::Doubling, Some(h)) => {
             let calls = h.double_calls();
@@ -254,10 +263,11 @@ pub fn bench_engine(seconds: f64) -> BenchReport {
         let elapsed = now - start;
         if elapsed >= duration {
             let secs = elapsed.as_secs_f64();
+            let hands_per_second = if secs > 0.0 { hands as f64 / secs } else { 0.0 };
             return BenchReport {
                 hands,
                 seconds: secs,
-                hands_per_second: hands as f64 / secs,
+                hands_per_second,
             };
         }
         if now >= next_report {
@@ -269,7 +279,7 @@ pub fn bench_engine(seconds: f64) -> BenchReport {
             );
             next_report += Duration::from_secs(1);
         }
-        // A batch of matches (about 100 hands) between looks at the clock.
+        // A batch of matches (some 60 hands) between looks at the clock.
         for _ in 0..16 {
             let mut m = Match::new(rules.clone(), match_seed(1, match_no))
                 .expect("default rules are valid");
@@ -310,10 +320,23 @@ mod tests {
         use crate::rules::legal::legal_cards;
         let rule_sets = [
             Rules::default(),
-            Rules { forced: true, ..Rules::default() },
-            Rules { must_trump: true, ..Rules::default() },
-            Rules { variant: Variant::Abarrotada, ..Rules::default() },
-            Rules { variant: Variant::Abarrotada3, must_trump: true, ..Rules::default() },
+            Rules {
+                forced: true,
+                ..Rules::default()
+            },
+            Rules {
+                must_trump: true,
+                ..Rules::default()
+            },
+            Rules {
+                variant: Variant::Abarrotada,
+                ..Rules::default()
+            },
+            Rules {
+                variant: Variant::Abarrotada3,
+                must_trump: true,
+                ..Rules::default()
+            },
         ];
         let mut rng = SplitMix64::new(11);
         let mut events = Vec::new();

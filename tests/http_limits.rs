@@ -15,7 +15,12 @@ use support::app::{Backend, spawn_with, store_for};
 fn limited(per_ip_per_sec: u32, creates_per_min: u32) -> ServeOptions {
     ServeOptions {
         workers: Some(2),
-        rate_limits: RateLimits { per_ip_per_sec, per_token_per_sec: 0, creates_per_min, trust_forwarded_for: false },
+        rate_limits: RateLimits {
+            per_ip_per_sec,
+            per_token_per_sec: 0,
+            creates_per_min,
+            trust_forwarded_for: false,
+        },
         cors_origins: vec!["*".into()],
     }
 }
@@ -23,8 +28,14 @@ fn limited(per_ip_per_sec: u32, creates_per_min: u32) -> ServeOptions {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_from_one_client_is_limited_while_another_client_still_succeeds() {
     let app = spawn_with(store_for(Backend::Memory, None).await, limited(20, 0)).await;
-    let flooder = Client::builder().local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1))).build().unwrap();
-    let other = Client::builder().local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2))).build().unwrap();
+    let flooder = Client::builder()
+        .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 1)))
+        .build()
+        .unwrap();
+    let other = Client::builder()
+        .local_address(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)))
+        .build()
+        .unwrap();
     let url = format!("{}/healthz", app.base);
     let mut refused = None;
     for _ in 0..300 {
@@ -35,14 +46,24 @@ async fn a_flood_from_one_client_is_limited_while_another_client_still_succeeds(
         }
     }
     let r = refused.expect("the flood was never limited");
-    let retry_after: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry_after: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(retry_after >= 1);
     assert_eq!(r.headers()["content-type"], "application/problem+json");
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["code"], "rate_limited");
     assert_eq!(body["status"], 429);
     assert_eq!(body["retry_after"], retry_after);
-    assert!(body["detail"].as_str().unwrap().contains("20 requests per second"), "{body}");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("20 requests per second"),
+        "{body}"
+    );
     // The other client is not affected.
     for _ in 0..10 {
         assert_eq!(other.get(&url).send().await.unwrap().status(), 200);
@@ -58,7 +79,12 @@ async fn creating_matches_is_limited_per_minute() {
     let r = app.post("/v1/matches", None, json!({})).await;
     assert_eq!(r.status, 429, "{}", r.text);
     assert_eq!(r.json["code"], "rate_limited");
-    assert!(r.json["detail"].as_str().unwrap().contains("3 matches created per minute"));
+    assert!(
+        r.json["detail"]
+            .as_str()
+            .unwrap()
+            .contains("3 matches created per minute")
+    );
     // Reading is not creating.
     assert_eq!(app.get("/healthz", None).await.status, 200);
 }
@@ -71,7 +97,10 @@ async fn browsers_on_another_origin_may_call_the_api() {
         .request(reqwest::Method::OPTIONS, format!("{}/v1/matches", app.base))
         .header("Origin", "https://cards.example")
         .header("Access-Control-Request-Method", "POST")
-        .header("Access-Control-Request-Headers", "authorization, content-type")
+        .header(
+            "Access-Control-Request-Headers",
+            "authorization, content-type",
+        )
         .send()
         .await
         .unwrap();

@@ -14,7 +14,12 @@ use sha2::{Digest, Sha256};
 use support::app::{Backend, TestApp, card_strings, spawn_app};
 
 /// Fails when any card in `body` (seen by `viewer`) is still held by another seat.
-fn assert_no_hidden_cards(body: &Value, viewer: Option<usize>, held: &[HashSet<String>], what: &str) {
+fn assert_no_hidden_cards(
+    body: &Value,
+    viewer: Option<usize>,
+    held: &[HashSet<String>],
+    what: &str,
+) {
     let mut found = Vec::new();
     card_strings(body, "$", &mut found);
     for (path, card) in found {
@@ -25,14 +30,19 @@ fn assert_no_hidden_cards(body: &Value, viewer: Option<usize>, held: &[HashSet<S
         }
         for (seat, cards) in held.iter().enumerate() {
             if Some(seat) != viewer && cards.contains(&card) {
-                panic!("{what}: viewer {viewer:?} sees {card} at {path}, still held by seat {seat}");
+                panic!(
+                    "{what}: viewer {viewer:?} sees {card} at {path}, still held by seat {seat}"
+                );
             }
         }
     }
 }
 
 fn assert_no_seed(body: &Value, seed_hex: Option<&str>, what: &str) {
-    assert!(body.get("seed").is_none(), "{what} shows the seed before the match is over");
+    assert!(
+        body.get("seed").is_none(),
+        "{what} shows the seed before the match is over"
+    );
     if let Some(s) = seed_hex {
         assert!(!body.to_string().contains(s), "{what} leaks the seed");
     }
@@ -43,7 +53,10 @@ fn assert_no_seed(body: &Value, seed_hex: Option<&str>, what: &str) {
 async fn four_remote_seats_play_a_whole_match(backend: Backend, rules: Value, seats: usize) {
     let app = spawn_app(backend).await;
     let (id, tokens) = app.create(json!({"rules": rules})).await;
-    let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("remote seat token")).collect();
+    let tokens: Vec<String> = tokens
+        .into_iter()
+        .map(|t| t.expect("remote seat token"))
+        .collect();
     assert_eq!(tokens.len(), seats);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut last_seq = vec![0u64; seats + 1];
@@ -58,20 +71,28 @@ async fn four_remote_seats_play_a_whole_match(backend: Backend, rules: Value, se
         let held: Vec<HashSet<String>> = views
             .iter()
             .map(|v| {
-                v["hand"].as_array().expect("own hand").iter().map(|c| c.as_str().unwrap().to_string()).collect()
+                v["hand"]
+                    .as_array()
+                    .expect("own hand")
+                    .iter()
+                    .map(|c| c.as_str().unwrap().to_string())
+                    .collect()
             })
             .collect();
         let over = views[0]["phase"] == "match_over";
         // What every viewer sees, checked against what the others hold.
-        for viewer in 0..=seats {
+        for (viewer, seen) in last_seq.iter_mut().enumerate() {
             let token = tokens.get(viewer).map(String::as_str);
             let who = (viewer < seats).then_some(viewer);
             let view = app.get(&format!("/v1/matches/{id}"), token).await.json;
             let events = app
-                .get(&format!("/v1/matches/{id}/events?after={}", last_seq[viewer]), token)
+                .get(&format!("/v1/matches/{id}/events?after={seen}"), token)
                 .await
                 .json;
-            let mut history = app.get(&format!("/v1/matches/{id}/history"), token).await.json;
+            let mut history = app
+                .get(&format!("/v1/matches/{id}/history"), token)
+                .await
+                .json;
             // Finished hands are revealed on purpose; check the one in progress.
             if let Some(hands) = history["hands"].as_array_mut() {
                 hands.retain(|h| h["result"].is_null());
@@ -86,29 +107,54 @@ async fn four_remote_seats_play_a_whole_match(backend: Backend, rules: Value, se
             for e in events["events"].as_array().expect("events") {
                 assert!(e.get("hands").is_none(), "an event carries every hand: {e}");
             }
-            last_seq[viewer] = events["last_seq"].as_u64().expect("last_seq");
+            *seen = events["last_seq"].as_u64().expect("last_seq");
         }
         if over {
             let v = &views[0];
-            assert!(!v["winner"].is_null(), "a finished match has a winner or a draw");
+            assert!(
+                !v["winner"].is_null(),
+                "a finished match has a winner or a draw"
+            );
             let seed = v["seed"].as_str().expect("the seed is revealed at the end");
             let digest = hex::encode(Sha256::digest(hex::decode(seed).unwrap()));
             assert_eq!(v["seed_sha256"].as_str().unwrap(), digest);
             for h in v["hands"].as_array().unwrap() {
                 if h["forfeit"].is_null() {
-                    let pts: u64 = h["points"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).sum();
+                    let pts: u64 = h["points"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p.as_u64().unwrap())
+                        .sum();
                     assert_eq!(pts, 72, "each hand totals 72");
                 }
             }
             return;
         }
         let turn = views[0]["turn"].as_u64().expect("a seat to act") as usize;
-        let legal = app.get(&format!("/v1/matches/{id}/legal-moves"), Some(&tokens[turn])).await;
+        let legal = app
+            .get(
+                &format!("/v1/matches/{id}/legal-moves"),
+                Some(&tokens[turn]),
+            )
+            .await;
         let actions = legal.json["actions"].as_array().expect("actions").clone();
-        assert!(!actions.is_empty(), "step {step}: the seat to act has no legal action");
-        assert_eq!(actions, views[turn]["legal_actions"].as_array().unwrap().clone());
+        assert!(
+            !actions.is_empty(),
+            "step {step}: the seat to act has no legal action"
+        );
+        assert_eq!(
+            actions,
+            views[turn]["legal_actions"].as_array().unwrap().clone()
+        );
         let action = actions[rng.random_range(0..actions.len())].clone();
-        let r = app.post(&format!("/v1/matches/{id}/actions"), Some(&tokens[turn]), action.clone()).await;
+        let r = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                Some(&tokens[turn]),
+                action.clone(),
+            )
+            .await;
         assert_eq!(r.status, StatusCode::OK, "{action} refused: {}", r.text);
         assert_eq!(r.json["you"], json!(turn));
     }
@@ -124,10 +170,15 @@ async fn one_seat_against_three_bots(backend: Backend, app: Option<TestApp>) {
     let body = json!({"seats": [{"kind": "remote"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], "auto_deal": true});
     let (id, tokens) = app.create(body).await;
     let token = tokens[0].clone().expect("seat 0 token");
-    assert!(tokens[1..].iter().all(Option::is_none), "bot seats get no token");
-    let mut posted = 0;
-    for _ in 0..2000 {
-        let v = app.get(&format!("/v1/matches/{id}"), Some(&token)).await.json;
+    assert!(
+        tokens[1..].iter().all(Option::is_none),
+        "bot seats get no token"
+    );
+    for posted in 0..2000 {
+        let v = app
+            .get(&format!("/v1/matches/{id}"), Some(&token))
+            .await
+            .json;
         assert_eq!(v["you"], json!(0));
         if v["phase"] == "match_over" {
             assert!(!v["winner"].is_null());
@@ -142,21 +193,37 @@ async fn one_seat_against_three_bots(backend: Backend, app: Option<TestApp>) {
                     break;
                 }
                 all.extend(events);
-                assert_eq!(all.last().unwrap()["seq"].as_u64(), Some(all.len() as u64), "seq numbers are 1, 2, 3, …");
+                assert_eq!(
+                    all.last().unwrap()["seq"].as_u64(),
+                    Some(all.len() as u64),
+                    "seq numbers are 1, 2, 3, …"
+                );
             }
             let kinds: Vec<&str> = all.iter().map(|e| e["type"].as_str().unwrap()).collect();
             assert!(kinds.contains(&"bot_acted"));
             assert_eq!(kinds.last(), Some(&"match_over"));
             for e in all.iter().filter(|e| e["type"] == "hand_dealt") {
-                assert_eq!(e["cards"].as_array().unwrap().len(), 12, "own cards only: {e}");
+                assert_eq!(
+                    e["cards"].as_array().unwrap().len(),
+                    12,
+                    "own cards only: {e}"
+                );
             }
             return;
         }
         let actions = v["legal_actions"].as_array().expect("legal_actions");
-        assert!(!actions.is_empty(), "with auto_deal and bots, it is always seat 0's turn until the end");
-        let r = app.post(&format!("/v1/matches/{id}/actions"), Some(&token), actions[0].clone()).await;
+        assert!(
+            !actions.is_empty(),
+            "with auto_deal and bots, it is always seat 0's turn until the end"
+        );
+        let r = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                Some(&token),
+                actions[0].clone(),
+            )
+            .await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        posted += 1;
     }
     panic!("the match did not end");
 }
@@ -183,12 +250,32 @@ async fn redis_one_seat_against_three_house_bots_reaches_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_abarrotada_matches_play_to_the_end_without_leaks() {
-    four_remote_seats_play_a_whole_match(Backend::Memory, json!({"variant": "abarrotada", "max_hands": 3}), 4).await;
-    four_remote_seats_play_a_whole_match(Backend::Memory, json!({"variant": "abarrotada3", "max_hands": 3}), 3).await;
+    four_remote_seats_play_a_whole_match(
+        Backend::Memory,
+        json!({"variant": "abarrotada", "max_hands": 3}),
+        4,
+    )
+    .await;
+    four_remote_seats_play_a_whole_match(
+        Backend::Memory,
+        json!({"variant": "abarrotada3", "max_hands": 3}),
+        3,
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_abarrotada_matches_play_to_the_end_without_leaks() {
-    four_remote_seats_play_a_whole_match(Backend::Redis, json!({"variant": "abarrotada", "max_hands": 3}), 4).await;
-    four_remote_seats_play_a_whole_match(Backend::Redis, json!({"variant": "abarrotada3", "max_hands": 3}), 3).await;
+    four_remote_seats_play_a_whole_match(
+        Backend::Redis,
+        json!({"variant": "abarrotada", "max_hands": 3}),
+        4,
+    )
+    .await;
+    four_remote_seats_play_a_whole_match(
+        Backend::Redis,
+        json!({"variant": "abarrotada3", "max_hands": 3}),
+        3,
+    )
+    .await;
 }

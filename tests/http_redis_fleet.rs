@@ -25,9 +25,19 @@ impl Drop for ServerProcess {
 }
 
 async fn start_process(redis: &str) -> ServerProcess {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let child = Command::new(env!("CARGO_BIN_EXE_botifarra"))
-        .args(["serve", "--bind", &format!("127.0.0.1:{port}"), "--workers", "2"])
+        .args([
+            "serve",
+            "--bind",
+            &format!("127.0.0.1:{port}"),
+            "--workers",
+            "2",
+        ])
         .env("REDIS_URL", redis)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
@@ -43,7 +53,10 @@ async fn start_process(redis: &str) -> ServerProcess {
         {
             break;
         }
-        assert!(Instant::now() < deadline, "the server process did not become ready");
+        assert!(
+            Instant::now() < deadline,
+            "the server process did not become ready"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     ServerProcess { child, app }
@@ -56,9 +69,21 @@ async fn step(app: &TestApp, id: &str, tokens: &[String]) -> Option<Value> {
         return None;
     }
     let turn = v["turn"].as_u64().unwrap() as usize;
-    let legal = app.get(&format!("/v1/matches/{id}/legal-moves"), Some(&tokens[turn])).await.json;
+    let legal = app
+        .get(
+            &format!("/v1/matches/{id}/legal-moves"),
+            Some(&tokens[turn]),
+        )
+        .await
+        .json;
     let action = legal["actions"][0].clone();
-    let r = app.post(&format!("/v1/matches/{id}/actions"), Some(&tokens[turn]), action).await;
+    let r = app
+        .post(
+            &format!("/v1/matches/{id}/actions"),
+            Some(&tokens[turn]),
+            action,
+        )
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     Some(r.json)
 }
@@ -72,11 +97,29 @@ async fn two_server_processes_share_one_match_through_redis() {
     let tokens: Vec<String> = tokens.into_iter().map(Option::unwrap).collect();
 
     // A long poll on A is woken by a move made through B.
-    let last = a.app.get(&format!("/v1/matches/{id}/events"), None).await.json["last_seq"].as_u64().unwrap();
+    let last = a
+        .app
+        .get(&format!("/v1/matches/{id}/events"), None)
+        .await
+        .json["last_seq"]
+        .as_u64()
+        .unwrap();
     let poll = {
         let client = a.app.client.clone();
-        let url = format!("{}/v1/matches/{id}/events?after={last}&wait_ms=25000", a.app.base);
-        tokio::spawn(async move { client.get(url).send().await.unwrap().json::<Value>().await.unwrap() })
+        let url = format!(
+            "{}/v1/matches/{id}/events?after={last}&wait_ms=25000",
+            a.app.base
+        );
+        tokio::spawn(async move {
+            client
+                .get(url)
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        })
     };
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(step(&b.app, &id, &tokens).await.is_some());
@@ -87,7 +130,10 @@ async fn two_server_processes_share_one_match_through_redis() {
 
     // Alternate requests between the two instances to the end of the match.
     let mut n = 0;
-    while step(if n % 2 == 0 { &a.app } else { &b.app }, &id, &tokens).await.is_some() {
+    while step(if n % 2 == 0 { &a.app } else { &b.app }, &id, &tokens)
+        .await
+        .is_some()
+    {
         n += 1;
         assert!(n < 5000, "the match did not end");
     }
@@ -95,13 +141,20 @@ async fn two_server_processes_share_one_match_through_redis() {
     let vb = b.app.get(&format!("/v1/matches/{id}"), None).await.json;
     assert_eq!(va, vb, "both instances see the same match");
     assert_eq!(va["phase"], "match_over");
-    let seqs: Vec<u64> = a.app.get(&format!("/v1/matches/{id}/events?limit=1000"), None).await.json["events"]
+    let seqs: Vec<u64> = a
+        .app
+        .get(&format!("/v1/matches/{id}/events?limit=1000"), None)
+        .await
+        .json["events"]
         .as_array()
         .unwrap()
         .iter()
         .map(|e| e["seq"].as_u64().unwrap())
         .collect();
-    assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "events are numbered without gaps");
+    assert!(
+        seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "events are numbered without gaps"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -113,26 +166,48 @@ async fn redis_restart_mid_match_gives_503_then_the_match_goes_on() {
     for _ in 0..10 {
         step(&app, &id, &tokens).await;
     }
-    let before = app.get(&format!("/v1/matches/{id}"), Some(&tokens[0])).await.json;
+    let before = app
+        .get(&format!("/v1/matches/{id}"), Some(&tokens[0]))
+        .await
+        .json;
 
     redis.stop();
     let r = app.get(&format!("/v1/matches/{id}"), None).await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
     assert_eq!(r.json["code"], "store_unavailable");
     let turn = before["turn"].as_u64().unwrap() as usize;
-    let r = app.post(&format!("/v1/matches/{id}/actions"), Some(&tokens[turn]), json!({"type": "deal"})).await;
+    let r = app
+        .post(
+            &format!("/v1/matches/{id}/actions"),
+            Some(&tokens[turn]),
+            json!({"type": "deal"}),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
-    assert_eq!(app.get("/readyz", None).await.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(app.get("/healthz", None).await.status, StatusCode::OK, "liveness does not depend on Redis");
+    assert_eq!(
+        app.get("/readyz", None).await.status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+    assert_eq!(
+        app.get("/healthz", None).await.status,
+        StatusCode::OK,
+        "liveness does not depend on Redis"
+    );
 
     redis.restart();
     let deadline = Instant::now() + Duration::from_secs(20);
     let after = loop {
-        let r = app.get(&format!("/v1/matches/{id}"), Some(&tokens[0])).await;
+        let r = app
+            .get(&format!("/v1/matches/{id}"), Some(&tokens[0]))
+            .await;
         if r.status == StatusCode::OK {
             break r.json;
         }
-        assert!(Instant::now() < deadline, "the server did not recover: {}", r.text);
+        assert!(
+            Instant::now() < deadline,
+            "the server did not recover: {}",
+            r.text
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     assert_eq!(after, before, "nothing was lost or half-written");

@@ -24,7 +24,10 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
     let doc: Value = serde_json::from_str(&botifarra::http::openapi_json()).unwrap();
     assert_eq!(doc["openapi"], "3.1.0");
     assert_eq!(doc["info"]["version"], "1.0.0");
-    assert_eq!(doc["components"]["securitySchemes"]["seat_token"]["scheme"], "bearer");
+    assert_eq!(
+        doc["components"]["securitySchemes"]["seat_token"]["scheme"],
+        "bearer"
+    );
     let paths = doc["paths"].as_object().unwrap();
     for p in [
         "/v1/matches",
@@ -46,10 +49,16 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
     }
     for (path, item) in paths {
         for (method, op) in item.as_object().unwrap() {
-            let summary = op["summary"].as_str().or(op["description"].as_str()).unwrap_or("");
+            let summary = op["summary"]
+                .as_str()
+                .or(op["description"].as_str())
+                .unwrap_or("");
             assert!(!summary.is_empty(), "{method} {path} has no description");
             if method == "post" && path.starts_with("/v1/matches/{id}/") {
-                assert!(op["security"].to_string().contains("seat_token"), "{method} {path} lacks the seat token");
+                assert!(
+                    op["security"].to_string().contains("seat_token"),
+                    "{method} {path} lacks the seat token"
+                );
             }
         }
     }

@@ -130,13 +130,17 @@ pub struct ArenaReport {
 
 impl fmt::Display for ArenaReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unit = if self.matches { "match" } else { "deal" };
+        let (unit, units) = if self.matches {
+            ("match", "matches")
+        } else {
+            ("deal", "deals")
+        };
         let variant = serde_json::to_value(self.variant)
             .ok()
             .and_then(|v| v.as_str().map(String::from));
         writeln!(
             f,
-            "arena: A = {} vs B = {}; variant {}; {} duplicate {unit}s, {} hands; seed {}; {} threads; {:.1} s",
+            "arena: A = {} vs B = {}; variant {}; {} duplicate {units}, {} hands; seed {}; {} threads; {:.1} s",
             self.a.name,
             self.b.name,
             variant.unwrap_or_default(),

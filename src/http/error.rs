@@ -136,7 +136,11 @@ pub fn problem_for_any_error<B: MessageBody + 'static>(
     };
     let detail = match status.as_u16() {
         404 => format!("no resource at {}", res.request().path()),
-        405 => format!("{} is not allowed on {}", res.request().method(), res.request().path()),
+        405 => format!(
+            "{} is not allowed on {}",
+            res.request().method(),
+            res.request().path()
+        ),
         413 => "the request body is too large".to_string(),
         _ => status.canonical_reason().unwrap_or("error").to_string(),
     };

@@ -25,12 +25,17 @@ impl FromRequest for Bearer {
         let parsed = value
             .to_str()
             .ok()
-            .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
             .map(str::trim)
             .filter(|t| !t.is_empty() && t.len() <= 256);
         ready(match parsed {
             Some(t) => Ok(Bearer(Some(t.to_string()))),
-            None => Err(ApiError(Error::Unauthorized("the Authorization header must be `Bearer <seat token>`".into()))),
+            None => Err(ApiError(Error::Unauthorized(
+                "the Authorization header must be `Bearer <seat token>`".into(),
+            ))),
         })
     }
 }
@@ -75,13 +80,21 @@ fn guards(req: &HttpRequest) -> Result<Guards, Error> {
             Some(s.to_string())
         }
     };
-    Ok(Guards { if_match, idempotency_key })
+    Ok(Guards {
+        if_match,
+        idempotency_key,
+    })
 }
 
 /// Parses a JSON body; an empty body reads as `{}`.
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
-    let body = if body.iter().all(u8::is_ascii_whitespace) { b"{}".as_slice() } else { body };
-    serde_json::from_slice(body).map_err(|e| Error::InvalidRequest(format!("invalid JSON body: {e}")))
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}".as_slice()
+    } else {
+        body
+    };
+    serde_json::from_slice(body)
+        .map_err(|e| Error::InvalidRequest(format!("invalid JSON body: {e}")))
 }
 
 /// Combines a body's `expected_version` with `If-Match`; they must agree.

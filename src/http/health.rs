@@ -21,7 +21,10 @@ pub struct Health {
 #[utoipa::path(tag = "health", responses((status = 200, description = "Alive", body = Health)))]
 #[get("/healthz")]
 pub async fn healthz(svc: Data<Service>) -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ok", store: svc.store().kind() })
+    HttpResponse::Ok().json(Health {
+        status: "ok",
+        store: svc.store().kind(),
+    })
 }
 
 /// Readiness: the store answers.
@@ -34,6 +37,12 @@ pub async fn healthz(svc: Data<Service>) -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(svc: Data<Service>) -> Result<HttpResponse, ApiError> {
-    svc.store().ping().await.map_err(crate::service::Error::from)?;
-    Ok(HttpResponse::Ok().json(Health { status: "ready", store: svc.store().kind() }))
+    svc.store()
+        .ping()
+        .await
+        .map_err(crate::service::Error::from)?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ready",
+        store: svc.store().kind(),
+    }))
 }

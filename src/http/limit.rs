@@ -30,7 +30,12 @@ pub struct RateLimits {
 
 impl Default for RateLimits {
     fn default() -> RateLimits {
-        RateLimits { per_ip_per_sec: 500, per_token_per_sec: 100, creates_per_min: 600, trust_forwarded_for: false }
+        RateLimits {
+            per_ip_per_sec: 500,
+            per_token_per_sec: 100,
+            creates_per_min: 600,
+            trust_forwarded_for: false,
+        }
     }
 }
 
@@ -51,7 +56,10 @@ const SWEEP_AT: usize = 100_000;
 impl Limiter {
     /// A limiter with these limits.
     pub fn new(limits: RateLimits) -> Limiter {
-        Limiter { limits, buckets: Mutex::new(HashMap::new()) }
+        Limiter {
+            limits,
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Takes one token from `key`'s bucket (refilled at `rate` per `per`
@@ -66,7 +74,10 @@ impl Limiter {
         if map.len() >= SWEEP_AT {
             map.retain(|_, b| now.duration_since(b.at).as_secs_f64() * per_sec < burst);
         }
-        let b = map.entry(key).or_insert(Bucket { tokens: burst, at: now });
+        let b = map.entry(key).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
         b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * per_sec).min(burst);
         b.at = now;
         if b.tokens >= 1.0 {
@@ -80,17 +91,63 @@ impl Limiter {
     fn check(&self, req: &ServiceRequest) -> Result<(), Error> {
         let l = &self.limits;
         let ip = client_ip(req, l.trust_forwarded_for);
-        let limited = |retry_after: u64, what: String| Error::RateLimited { retry_after, detail: what };
-        self.take(format!("ip:{ip}"), l.per_ip_per_sec, 1.0, f64::from(l.per_ip_per_sec) * 2.0)
-            .map_err(|s| limited(s, format!("limit: {} requests per second per client address", l.per_ip_per_sec)))?;
-        if let Some(token) = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let limited = |retry_after: u64, what: String| Error::RateLimited {
+            retry_after,
+            detail: what,
+        };
+        self.take(
+            format!("ip:{ip}"),
+            l.per_ip_per_sec,
+            1.0,
+            f64::from(l.per_ip_per_sec) * 2.0,
+        )
+        .map_err(|s| {
+            limited(
+                s,
+                format!(
+                    "limit: {} requests per second per client address",
+                    l.per_ip_per_sec
+                ),
+            )
+        })?;
+        if let Some(token) = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+        {
             let key = format!("tok:{}", crate::service::token_key(token));
-            self.take(key, l.per_token_per_sec, 1.0, f64::from(l.per_token_per_sec) * 2.0)
-                .map_err(|s| limited(s, format!("limit: {} requests per second per seat token", l.per_token_per_sec)))?;
+            self.take(
+                key,
+                l.per_token_per_sec,
+                1.0,
+                f64::from(l.per_token_per_sec) * 2.0,
+            )
+            .map_err(|s| {
+                limited(
+                    s,
+                    format!(
+                        "limit: {} requests per second per seat token",
+                        l.per_token_per_sec
+                    ),
+                )
+            })?;
         }
         if req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches" {
-            self.take(format!("create:{ip}"), l.creates_per_min, 60.0, f64::from(l.creates_per_min))
-                .map_err(|s| limited(s, format!("limit: {} matches created per minute per client address", l.creates_per_min)))?;
+            self.take(
+                format!("create:{ip}"),
+                l.creates_per_min,
+                60.0,
+                f64::from(l.creates_per_min),
+            )
+            .map_err(|s| {
+                limited(
+                    s,
+                    format!(
+                        "limit: {} matches created per minute per client address",
+                        l.creates_per_min
+                    ),
+                )
+            })?;
         }
         Ok(())
     }
@@ -107,7 +164,8 @@ fn client_ip(req: &ServiceRequest, trust_forwarded_for: bool) -> String {
     {
         return first.to_string();
     }
-    req.peer_addr().map_or_else(|| "unknown".to_string(), |a| a.ip().to_string())
+    req.peer_addr()
+        .map_or_else(|| "unknown".to_string(), |a| a.ip().to_string())
 }
 
 /// The middleware: refuses with `429 rate_limited` past a limit.

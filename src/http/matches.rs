@@ -10,7 +10,9 @@ use super::error::{ApiError, Problem};
 use super::extract::{Bearer, Guards, expected_version, parse_body};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
-use crate::service::{Act, ActRequest, CreateMatch, Created, Error, EventsPage, LegalMoves, MatchView, Service};
+use crate::service::{
+    Act, ActRequest, CreateMatch, Created, Error, EventsPage, LegalMoves, MatchView, Service,
+};
 
 /// Guards any action body may carry.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -93,7 +95,14 @@ pub struct LegalQuery {
     pub hint: Option<String>,
 }
 
-async fn act(svc: &Service, id: &str, bearer: Bearer, guards: Guards, act: Act, g: GuardBody) -> Result<HttpResponse, ApiError> {
+async fn act(
+    svc: &Service,
+    id: &str,
+    bearer: Bearer,
+    guards: Guards,
+    act: Act,
+    g: GuardBody,
+) -> Result<HttpResponse, ApiError> {
     let req = ActRequest {
         act,
         seat: g.seat,
@@ -101,7 +110,9 @@ async fn act(svc: &Service, id: &str, bearer: Bearer, guards: Guards, act: Act, 
         idempotency_key: guards.idempotency_key,
     };
     let body = svc.act(id, bearer.0.as_deref(), req).await?;
-    Ok(HttpResponse::Ok().content_type("application/json").body(body))
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body))
 }
 
 /// Create a match.
@@ -141,7 +152,11 @@ pub async fn create_match(svc: Data<Service>, body: Bytes) -> Result<HttpRespons
     )
 )]
 #[get("/v1/matches/{id}")]
-pub async fn get_match(svc: Data<Service>, id: Path<String>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn get_match(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(svc.view(&id, bearer.0.as_deref()).await?))
 }
 
@@ -189,21 +204,39 @@ impl IntoAct for GuardBody {
 impl IntoAct for TrumpRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
         let r: TrumpRequest = parse_body(body)?;
-        Ok((Act::Action(Action::Trump { choice: r.choice }), GuardBody { expected_version: r.expected_version, seat: r.seat }))
+        Ok((
+            Act::Action(Action::Trump { choice: r.choice }),
+            GuardBody {
+                expected_version: r.expected_version,
+                seat: r.seat,
+            },
+        ))
     }
 }
 
 impl IntoAct for DoubleRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
         let r: DoubleRequest = parse_body(body)?;
-        Ok((Act::Action(Action::Double { call: r.call }), GuardBody { expected_version: r.expected_version, seat: r.seat }))
+        Ok((
+            Act::Action(Action::Double { call: r.call }),
+            GuardBody {
+                expected_version: r.expected_version,
+                seat: r.seat,
+            },
+        ))
     }
 }
 
 impl IntoAct for PlayRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
         let r: PlayRequest = parse_body(body)?;
-        Ok((Act::Action(Action::Play { card: r.card }), GuardBody { expected_version: r.expected_version, seat: r.seat }))
+        Ok((
+            Act::Action(Action::Play { card: r.card }),
+            GuardBody {
+                expected_version: r.expected_version,
+                seat: r.seat,
+            },
+        ))
     }
 }
 
@@ -213,12 +246,15 @@ impl IntoAct for ActionRequest {
         let obj = v
             .as_object_mut()
             .ok_or_else(|| Error::InvalidRequest("the body must be an action object".into()))?;
-        let guard_field = |obj: &mut serde_json::Map<String, Value>, k: &str| -> Result<Option<u64>, Error> {
-            match obj.remove(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(x) => x.as_u64().map(Some).ok_or_else(|| Error::InvalidRequest(format!("{k} must be a non-negative integer"))),
-            }
-        };
+        let guard_field =
+            |obj: &mut serde_json::Map<String, Value>, k: &str| -> Result<Option<u64>, Error> {
+                match obj.remove(k) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(x) => x.as_u64().map(Some).ok_or_else(|| {
+                        Error::InvalidRequest(format!("{k} must be a non-negative integer"))
+                    }),
+                }
+            };
         let expected_version = guard_field(obj, "expected_version")?;
         let seat = guard_field(obj, "seat")?
             .map(|s| u8::try_from(s).map_err(|_| Error::InvalidRequest("seat is 0 to 3".into())))
@@ -226,7 +262,13 @@ impl IntoAct for ActionRequest {
         let action: Action = serde_json::from_value(v).map_err(|e| {
             Error::InvalidRequest(format!("not an action ({e}); post one object of legal_actions, like {{\"type\": \"play\", \"card\": \"9O\"}}"))
         })?;
-        Ok((Act::Action(action), GuardBody { expected_version, seat }))
+        Ok((
+            Act::Action(action),
+            GuardBody {
+                expected_version,
+                seat,
+            },
+        ))
     }
 }
 
@@ -238,11 +280,36 @@ impl IntoAct for ResignRequest {
     }
 }
 
-action_doc!(deal, "/v1/matches/{id}/deal", GuardBody, "Deal the next hand (the dealer, in phase `awaiting_deal`).");
-action_doc!(trump, "/v1/matches/{id}/trump", TrumpRequest, "Name trump, or hand the choice on (phase `choosing_trump`).");
-action_doc!(double, "/v1/matches/{id}/double", DoubleRequest, "Double or pass (phase `doubling`).");
-action_doc!(play, "/v1/matches/{id}/play", PlayRequest, "Play a card (phase `playing`).");
-action_doc!(post_action, "/v1/matches/{id}/actions", ActionRequest, "Post any action exactly as listed in `legal_actions`.");
+action_doc!(
+    deal,
+    "/v1/matches/{id}/deal",
+    GuardBody,
+    "Deal the next hand (the dealer, in phase `awaiting_deal`)."
+);
+action_doc!(
+    trump,
+    "/v1/matches/{id}/trump",
+    TrumpRequest,
+    "Name trump, or hand the choice on (phase `choosing_trump`)."
+);
+action_doc!(
+    double,
+    "/v1/matches/{id}/double",
+    DoubleRequest,
+    "Double or pass (phase `doubling`)."
+);
+action_doc!(
+    play,
+    "/v1/matches/{id}/play",
+    PlayRequest,
+    "Play a card (phase `playing`)."
+);
+action_doc!(
+    post_action,
+    "/v1/matches/{id}/actions",
+    ActionRequest,
+    "Post any action exactly as listed in `legal_actions`."
+);
 
 /// Resign: the caller's side forfeits the hand in progress (RULES.md 5).
 ///
@@ -265,7 +332,13 @@ action_doc!(post_action, "/v1/matches/{id}/actions", ActionRequest, "Post any ac
     )
 )]
 #[post("/v1/matches/{id}/resign")]
-pub async fn resign(svc: Data<Service>, id: Path<String>, bearer: Bearer, guards: Guards, body: Bytes) -> Result<HttpResponse, ApiError> {
+pub async fn resign(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+    guards: Guards,
+    body: Bytes,
+) -> Result<HttpResponse, ApiError> {
     let (a, g) = ResignRequest::into_act(&body)?;
     act(&svc, &id, bearer, guards, a, g).await
 }
@@ -282,8 +355,16 @@ pub async fn resign(svc: Data<Service>, id: Path<String>, bearer: Bearer, guards
     )
 )]
 #[get("/v1/matches/{id}/legal-moves")]
-pub async fn legal_moves(svc: Data<Service>, id: Path<String>, bearer: Bearer, q: Query<LegalQuery>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(svc.legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref()).await?))
+pub async fn legal_moves(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+    q: Query<LegalQuery>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(
+        svc.legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref())
+            .await?,
+    ))
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
@@ -299,10 +380,21 @@ pub async fn legal_moves(svc: Data<Service>, id: Path<String>, bearer: Bearer, q
     )
 )]
 #[get("/v1/matches/{id}/events")]
-pub async fn events(svc: Data<Service>, id: Path<String>, bearer: Bearer, q: Query<EventsQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn events(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+    q: Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
     let limit = q.limit.unwrap_or(svc.limits().max_events_page);
     let page = svc
-        .events(&id, bearer.0.as_deref(), q.after.unwrap_or(0), q.wait_ms.unwrap_or(0), limit)
+        .events(
+            &id,
+            bearer.0.as_deref(),
+            q.after.unwrap_or(0),
+            q.wait_ms.unwrap_or(0),
+            limit,
+        )
         .await?;
     Ok(HttpResponse::Ok().json(page))
 }
@@ -320,6 +412,10 @@ pub async fn events(svc: Data<Service>, id: Path<String>, bearer: Bearer, q: Que
     )
 )]
 #[get("/v1/matches/{id}/history")]
-pub async fn history(svc: Data<Service>, id: Path<String>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn history(
+    svc: Data<Service>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(svc.history(&id, bearer.0.as_deref()).await?))
 }

@@ -58,7 +58,8 @@ impl Modify for SeatTokenScheme {
     fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
         let components = api.components.get_or_insert_with(Default::default);
         let mut scheme = Http::new(HttpAuthScheme::Bearer);
-        scheme.description = Some("The secret token of one seat, from the match creation answer.".into());
+        scheme.description =
+            Some("The secret token of one seat, from the match creation answer.".into());
         components.add_security_scheme("seat_token", SecurityScheme::Http(scheme));
     }
 }
@@ -83,7 +84,12 @@ fn routes(cfg: &mut ServiceConfig) {
 
 /// The OpenAPI document, generated from the handlers and types.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    let mut api = App::new().into_utoipa_app().openapi(ApiDoc::openapi()).configure(routes).split_for_parts().1;
+    let mut api = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1;
     common_errors::add(&mut api);
     api
 }
@@ -140,9 +146,19 @@ pub fn app(
         .app_data(svc)
         .app_data(limiter)
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
-        .app_data(web::QueryConfig::default().error_handler(|e, _| error::invalid(format!("invalid query: {e}"))))
-        .app_data(web::PathConfig::default().error_handler(|e, _| error::invalid(format!("invalid path: {e}"))))
-        .app_data(web::JsonConfig::default().limit(MAX_BODY_BYTES).error_handler(|e, _| error::invalid(e)))
+        .app_data(
+            web::QueryConfig::default()
+                .error_handler(|e, _| error::invalid(format!("invalid query: {e}"))),
+        )
+        .app_data(
+            web::PathConfig::default()
+                .error_handler(|e, _| error::invalid(format!("invalid path: {e}"))),
+        )
+        .app_data(
+            web::JsonConfig::default()
+                .limit(MAX_BODY_BYTES)
+                .error_handler(|e, _| error::invalid(e)),
+        )
         .configure(routes)
         .split_for_parts();
     common_errors::add(&mut api);
@@ -159,11 +175,16 @@ pub fn app(
 ///
 /// # Errors
 /// When the listener cannot be used.
-pub fn serve(listener: TcpListener, svc: Arc<Service>, opts: ServeOptions) -> std::io::Result<Server> {
+pub fn serve(
+    listener: TcpListener,
+    svc: Arc<Service>,
+    opts: ServeOptions,
+) -> std::io::Result<Server> {
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let origins = opts.cors_origins.clone();
-    let mut server = HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone())).listen(listener)?;
+    let mut server = HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone()))
+        .listen(listener)?;
     if let Some(w) = opts.workers {
         server = server.workers(w);
     }

@@ -79,30 +79,51 @@ pub async fn stream_events(
             v.to_str()
                 .ok()
                 .and_then(|s| s.trim().parse::<u64>().ok())
-                .ok_or_else(|| ApiError(Error::InvalidRequest("Last-Event-ID must be an event number".into())))?,
+                .ok_or_else(|| {
+                    ApiError(Error::InvalidRequest(
+                        "Last-Event-ID must be an event number".into(),
+                    ))
+                })?,
         ),
     };
     let after = last_event_id.or(q.after).unwrap_or(0);
     // Check the match and the token before the stream starts.
     let first = svc.events(&id, bearer.0.as_deref(), after, 0, 1).await?;
     // Resuming past the end of a finished match: nothing will ever come.
-    let done = first.events.is_empty() && svc.view(&id, bearer.0.as_deref()).await?.game.phase == Phase::MatchOver;
-    let cursor = Cursor { svc: svc.into_inner(), id: id.into_inner(), token: bearer.0, after, done };
+    let done = first.events.is_empty()
+        && svc.view(&id, bearer.0.as_deref()).await?.game.phase == Phase::MatchOver;
+    let cursor = Cursor {
+        svc: svc.into_inner(),
+        id: id.into_inner(),
+        token: bearer.0,
+        after,
+        done,
+    };
     let body = stream::unfold(cursor, |mut c| async move {
         if c.done {
             return None;
         }
-        let page = c.svc.events(&c.id, c.token.as_deref(), c.after, HEARTBEAT_MS, 100).await;
+        let page = c
+            .svc
+            .events(&c.id, c.token.as_deref(), c.after, HEARTBEAT_MS, 100)
+            .await;
         let chunk = match page {
             Err(e) => {
                 c.done = true;
-                format!("event: error\ndata: {}\n\n", serde_json::to_string(&Problem::from(&e)).unwrap_or_default())
+                format!(
+                    "event: error\ndata: {}\n\n",
+                    serde_json::to_string(&Problem::from(&e)).unwrap_or_default()
+                )
             }
             Ok(p) if p.events.is_empty() => ": keep-alive\n\n".to_string(),
             Ok(p) => {
                 let mut out = String::new();
                 for e in &p.events {
-                    let kind = e.body.get("type").and_then(|t| t.as_str()).unwrap_or("event");
+                    let kind = e
+                        .body
+                        .get("type")
+                        .and_then(|t| t.as_str())
+                        .unwrap_or("event");
                     c.done |= kind == "match_over";
                     let data = serde_json::to_string(e).unwrap_or_default();
                     out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));

@@ -173,7 +173,11 @@ struct CardFacts {
 
 /// [`CardFacts`] per card index; entries 48..64 are never read.
 const BY_CARD: [CardFacts; 64] = {
-    let mut t = [CardFacts { higher: 0, suit: 0, points: 0 }; 64];
+    let mut t = [CardFacts {
+        higher: 0,
+        suit: 0,
+        points: 0,
+    }; 64];
     let mut c = 0;
     while c < 48 {
         let suit = 0xFFFu64 << (c / 12 * 12);

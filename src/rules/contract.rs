@@ -69,9 +69,8 @@ impl TrumpChoice {
             "botifarra" => Some(TrumpChoice::Declare(Trump::Botifarra)),
             "delegate" | "passo" => Some(TrumpChoice::Delegate),
             "estevet" => Some(TrumpChoice::Estevet),
-            _ if lower.len() == 1 => {
-                Suit::from_letter(lower.chars().next()?).map(|s| TrumpChoice::Declare(Trump::Suit(s)))
-            }
+            _ if lower.len() == 1 => Suit::from_letter(lower.chars().next()?)
+                .map(|s| TrumpChoice::Declare(Trump::Suit(s))),
             _ => None,
         }
     }
@@ -87,7 +86,9 @@ macro_rules! string_serde {
         impl<'de> Deserialize<'de> for $t {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
                 let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-                $parse(&s).ok_or_else(|| serde::de::Error::custom(format!(concat!("unknown ", $what, " {:?}"), s)))
+                $parse(&s).ok_or_else(|| {
+                    serde::de::Error::custom(format!(concat!("unknown ", $what, " {:?}"), s))
+                })
             }
         }
     };
@@ -164,7 +165,11 @@ impl Speakers {
     pub fn of(list: &[Seat]) -> Speakers {
         let mut seats = [0; 3];
         seats[..list.len()].copy_from_slice(list);
-        Speakers { seats, len: list.len() as u8, next: 0 }
+        Speakers {
+            seats,
+            len: list.len() as u8,
+            next: 0,
+        }
     }
 
     /// The seat to speak, if the round is not over.
@@ -198,7 +203,11 @@ pub fn doubling_round(
         // The two players of the side that may double now, starting with the
         // first in playing order after the declarer (contro) or after the
         // player who said the previous double.
-        let from = if level == 1 { declarer } else { doublers[level as usize - 2] };
+        let from = if level == 1 {
+            declarer
+        } else {
+            doublers[level as usize - 2]
+        };
         return Some(Speakers::of(&[table.after(from, 1), table.after(from, 3)]));
     }
     Some(match level {

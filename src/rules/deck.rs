@@ -102,14 +102,32 @@ pub fn shuffled(deck: CardSet, rng: &mut HandRng) -> Vec<Card> {
 /// [`shuffled`] into a fixed buffer: the same order, no allocation. Returns
 /// the buffer and how many of its cards are the deck.
 pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], usize) {
+    let (mut cards, n) = in_order(deck);
+    rng.shuffle(&mut cards[..n]);
+    rng.cut(&mut cards[..n]);
+    (cards, n)
+}
+
+/// The cards of `deck` in index order in a fixed buffer, and how many.
+fn in_order(deck: CardSet) -> ([Card; 48], usize) {
+    const FULL: [Card; 48] = {
+        let mut cards = [Card(0); 48];
+        let mut i = 0;
+        while i < 48 {
+            cards[i] = Card(i as u8);
+            i += 1;
+        }
+        cards
+    };
+    if deck == CardSet::FULL {
+        return (FULL, 48);
+    }
     let mut cards = [Card(0); 48];
     let mut n = 0;
     for c in deck.iter() {
         cards[n] = c;
         n += 1;
     }
-    rng.shuffle(&mut cards[..n]);
-    rng.cut(&mut cards[..n]);
     (cards, n)
 }
 
@@ -119,12 +137,7 @@ pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], u
 /// deciding card.
 pub fn draw_first_dealer(seed: &Seed, deck: CardSet, table: Table) -> (Seat, Card) {
     let mut rng = HandRng::new(seed, 0);
-    let mut cards = [Card(0); 48];
-    let mut n = 0;
-    for c in deck.iter() {
-        cards[n] = c;
-        n += 1;
-    }
+    let (mut cards, n) = in_order(deck);
     rng.shuffle(&mut cards[..n]);
     let card = cards[..n]
         .iter()

@@ -111,7 +111,11 @@ impl HandState {
 
     /// The multiplier in force: 2 under botifarra, times the doubling factor.
     pub fn multiplier(&self, rules: &Rules) -> u32 {
-        let base = if self.trump == Some(Trump::Botifarra) { 2 } else { 1 };
+        let base = if self.trump == Some(Trump::Botifarra) {
+            2
+        } else {
+            1
+        };
         base * rules.doubling.factor(self.doubles)
     }
 
@@ -147,9 +151,15 @@ impl HandState {
                 }
                 let estevet = choice == TrumpChoice::Estevet;
                 if estevet && table.pairs {
-                    return Err(RuleError::Illegal("estevet exists only in abarrotada".into()));
+                    return Err(RuleError::Illegal(
+                        "estevet exists only in abarrotada".into(),
+                    ));
                 }
-                let to = if table.pairs { table.after(seat, 2) } else { table.prev(seat) };
+                let to = if table.pairs {
+                    table.after(seat, 2)
+                } else {
+                    table.prev(seat)
+                };
                 self.choices.push(ChoiceRecord { seat, choice });
                 // A pairs partner, a player handed an Estevet, and the dealer
                 // receiving the choice back must all choose.
@@ -218,7 +228,11 @@ impl HandState {
         self.calls.push(CallRecord { seat, call });
         if call == Call::Pass {
             self.speakers.pass();
-            events.push(Event::DoubleCalled { seat, call, multiplier: self.multiplier(rules) });
+            events.push(Event::DoubleCalled {
+                seat,
+                call,
+                multiplier: self.multiplier(rules),
+            });
             match self.speakers.current() {
                 Some(s) => self.turn = s,
                 None => self.start_play(table),
@@ -226,7 +240,11 @@ impl HandState {
         } else {
             self.doubles += 1;
             self.doublers.push(seat);
-            events.push(Event::DoubleCalled { seat, call, multiplier: self.multiplier(rules) });
+            events.push(Event::DoubleCalled {
+                seat,
+                call,
+                multiplier: self.multiplier(rules),
+            });
             let level = self.doubles + 1;
             self.open_round(rules, table, level);
         }
@@ -315,7 +333,10 @@ impl HandState {
         self.points[side] += won;
         self.tricks_won[side] += 1;
         self.tricks.push(self.trick);
-        events.push(Event::TrickWon { seat: winner, points: won });
+        events.push(Event::TrickWon {
+            seat: winner,
+            points: won,
+        });
         if self.hands.iter().all(|h| h.is_empty()) {
             self.stage = Stage::Over;
         } else {

@@ -77,7 +77,13 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
             (s1, Reason::None)
         }
     } else if !(s1 & beat).is_empty() {
-        (s1 & beat, Reason::MustBeat { w: t.winning, trumping: follow.is_empty() })
+        (
+            s1 & beat,
+            Reason::MustBeat {
+                w: t.winning,
+                trumping: follow.is_empty(),
+            },
+        )
     } else if follow.is_empty() && ctx.must_trump && !trumps.is_empty() {
         (trumps, Reason::MustTrump)
     } else {
@@ -91,7 +97,11 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
         } else {
             s2.lowest().map_or(CardSet::EMPTY, Card::bit)
         };
-        let allowed = if counting_ok { lowest | s2.counting() } else { lowest };
+        let allowed = if counting_ok {
+            lowest | s2.counting()
+        } else {
+            lowest
+        };
         let reason = Reason::Forced {
             suit: (!follow.is_empty()).then_some(t.led),
             counting_ok,
@@ -158,7 +168,11 @@ pub(crate) fn narrow(n: &Narrowing) -> CardSet {
     let must_trump = n.must_trump && follow.is_empty() && !trumps.is_empty();
     let fallback = if must_trump { trumps } else { s1 };
     let beating_cards = s1 & beat;
-    let s2 = if !n.partner_winning && !beating_cards.is_empty() { beating_cards } else { fallback };
+    let s2 = if !n.partner_winning && !beating_cards.is_empty() {
+        beating_cards
+    } else {
+        fallback
+    };
     if !n.forced || !(s2 & beat).is_empty() {
         return s2;
     }
@@ -168,7 +182,11 @@ pub(crate) fn narrow(n: &Narrowing) -> CardSet {
     } else {
         s2.lowest().map_or(CardSet::EMPTY, Card::bit)
     };
-    s2 & if counting_ok { lowest | s2.counting() } else { lowest }
+    s2 & if counting_ok {
+        lowest | s2.counting()
+    } else {
+        lowest
+    }
 }
 
 /// Why `card` may not be played, or `None` when it may.
@@ -188,9 +206,15 @@ pub fn why_illegal(ctx: &PlayContext, card: Card) -> Option<String> {
 enum Reason {
     None,
     Follow(Suit),
-    MustBeat { w: Card, trumping: bool },
+    MustBeat {
+        w: Card,
+        trumping: bool,
+    },
     MustTrump,
-    Forced { suit: Option<Suit>, counting_ok: bool },
+    Forced {
+        suit: Option<Suit>,
+        counting_ok: bool,
+    },
 }
 
 impl std::fmt::Display for Reason {

@@ -1,7 +1,7 @@
 //! OpenAPI schemas of the types that serialize as plain strings or numbers.
 
-use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::card::Card;
@@ -20,8 +20,17 @@ fn string_enum(description: &str, values: &[&str]) -> ObjectBuilder {
 fn word_or_seat(description: &str, word: &str) -> RefOr<Schema> {
     OneOfBuilder::new()
         .description(Some(description))
-        .item(ObjectBuilder::new().schema_type(Type::String).enum_values(Some([word])))
-        .item(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)).maximum(Some(3)))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([word])),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .maximum(Some(3)),
+        )
         .into()
 }
 
@@ -40,14 +49,20 @@ schema!(
     Card,
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .description(Some("A card: rank 1-12 then suit O, C, E or B (input is case-insensitive)."))
+        .description(Some(
+            "A card: rank 1-12 then suit O, C, E or B (input is case-insensitive)."
+        ))
         .pattern(Some("^(1[0-2]|[1-9])[OCEBoceb]$"))
         .examples(["9O"])
         .into()
 );
 schema!(
     Trump,
-    string_enum("A trump suit, or botifarra (no trump).", &["O", "C", "E", "B", "botifarra"]).into()
+    string_enum(
+        "A trump suit, or botifarra (no trump).",
+        &["O", "C", "E", "B", "botifarra"]
+    )
+    .into()
 );
 schema!(
     TrumpChoice,
@@ -63,5 +78,8 @@ schema!(
 );
 schema!(
     Winner,
-    word_or_seat("The winning side, or \"draw\" when the top totals are equal.", "draw")
+    word_or_seat(
+        "The winning side, or \"draw\" when the top totals are equal.",
+        "draw"
+    )
 );

@@ -59,14 +59,19 @@ impl<'de> Deserialize<'de> for Winner {
                 .and_then(|n| u8::try_from(n).ok())
                 .map(Winner::Side)
                 .ok_or_else(|| serde::de::Error::custom("bad side")),
-            _ => Err(serde::de::Error::custom("winner is a side number or \"draw\"")),
+            _ => Err(serde::de::Error::custom(
+                "winner is a side number or \"draw\"",
+            )),
         }
     }
 }
 
 /// The doubles said in a hand, an Estevet's built-in contro first.
 pub fn doubles_said(h: &HandState) -> Vec<CallRecord> {
-    let estevet = h.estevet_by.map(|seat| CallRecord { seat, call: Call::Contro });
+    let estevet = h.estevet_by.map(|seat| CallRecord {
+        seat,
+        call: Call::Contro,
+    });
     estevet
         .into_iter()
         .chain(h.calls.iter().copied().filter(|c| c.call != Call::Pass))
@@ -87,7 +92,11 @@ fn result_with(rules: &Rules, h: &HandState, record: impl Fn(usize, u8, u32) -> 
         calls: doubles_said(h),
         multiplier,
         points: points.to_vec(),
-        recorded: points.iter().enumerate().map(|(i, &p)| record(i, p, multiplier)).collect(),
+        recorded: points
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| record(i, p, multiplier))
+            .collect(),
         forfeit: h.forfeit,
     }
 }
@@ -96,7 +105,9 @@ fn result_with(rules: &Rules, h: &HandState, record: impl Fn(usize, u8, u32) -> 
 /// or 24 in abarrotada) records the excess times the multiplier.
 pub fn score_hand(rules: &Rules, h: &HandState) -> HandResult {
     let threshold = rules.variant.threshold();
-    result_with(rules, h, |_, p, multiplier| (p as u32).saturating_sub(threshold) * multiplier)
+    result_with(rules, h, |_, p, multiplier| {
+        (p as u32).saturating_sub(threshold) * multiplier
+    })
 }
 
 /// Scores a forfeited hand: the other team records `36 × multiplier`; in the
@@ -105,7 +116,11 @@ pub fn score_hand(rules: &Rules, h: &HandState) -> HandResult {
 pub fn score_forfeit(rules: &Rules, h: &HandState, side: Side) -> HandResult {
     let others = rules.variant.table().sides() as u32 - 1;
     result_with(rules, h, |i, _, multiplier| {
-        if i as u8 == side { 0 } else { 36 * multiplier / others }
+        if i as u8 == side {
+            0
+        } else {
+            36 * multiplier / others
+        }
     })
 }
 

@@ -22,7 +22,12 @@ pub struct Trick {
 impl Trick {
     /// An empty trick to be led by `leader`.
     pub fn led_by(leader: Seat) -> Trick {
-        Trick { leader, len: 0, best: 0, cards: [Card(0); 4] }
+        Trick {
+            leader,
+            len: 0,
+            best: 0,
+            cards: [Card(0); 4],
+        }
     }
 
     /// The cards played so far.
@@ -102,7 +107,8 @@ impl Trick {
             led: self.cards[0].suit_mask(),
             winning: self.cards[best as usize],
             partner_winning: table.pairs && winner != seat && (winner ^ seat) & 1 == 0,
-            partner_played: table.pairs && seat.wrapping_add(6).wrapping_sub(self.leader) & 3 < self.len,
+            partner_played: table.pairs
+                && seat.wrapping_add(6).wrapping_sub(self.leader) & 3 < self.len,
         })
     }
 
@@ -115,7 +121,12 @@ impl Trick {
     /// card of the suit led.
     #[inline]
     pub fn winning(&self, table: Table) -> Option<(Seat, Card)> {
-        (self.len > 0).then(|| (table.after(self.leader, self.best), self.cards[self.best as usize]))
+        (self.len > 0).then(|| {
+            (
+                table.after(self.leader, self.best),
+                self.cards[self.best as usize],
+            )
+        })
     }
 }
 
@@ -142,7 +153,11 @@ struct TrickRepr {
 
 impl From<Trick> for TrickRepr {
     fn from(t: Trick) -> TrickRepr {
-        TrickRepr { leader: t.leader, cards: t.cards().to_vec(), best: t.best }
+        TrickRepr {
+            leader: t.leader,
+            cards: t.cards().to_vec(),
+            best: t.best,
+        }
     }
 }
 
@@ -150,7 +165,10 @@ impl TryFrom<TrickRepr> for Trick {
     type Error = String;
     fn try_from(r: TrickRepr) -> Result<Trick, String> {
         if r.cards.len() > 4 || r.leader > 3 || (r.best as usize) >= r.cards.len().max(1) {
-            return Err("a trick has at most 4 cards, a leader 0-3 and a winning index among its cards".into());
+            return Err(
+                "a trick has at most 4 cards, a leader 0-3 and a winning index among its cards"
+                    .into(),
+            );
         }
         let mut t = Trick::led_by(r.leader);
         t.cards[..r.cards.len()].copy_from_slice(&r.cards);

@@ -24,9 +24,18 @@ impl Variant {
     #[inline]
     pub fn table(self) -> Table {
         match self {
-            Variant::Pairs => Table { seats: 4, pairs: true },
-            Variant::Abarrotada => Table { seats: 4, pairs: false },
-            Variant::Abarrotada3 => Table { seats: 3, pairs: false },
+            Variant::Pairs => Table {
+                seats: 4,
+                pairs: true,
+            },
+            Variant::Abarrotada => Table {
+                seats: 4,
+                pairs: false,
+            },
+            Variant::Abarrotada3 => Table {
+                seats: 3,
+                pairs: false,
+            },
         }
     }
 

@@ -40,9 +40,21 @@ pub struct TrickView {
 
 impl TrickView {
     fn of(t: &Trick, table: Table, complete: bool) -> TrickView {
-        let cards = t.seats(table).zip(t.cards()).map(|(seat, &card)| PlayedCard { seat, card }).collect();
-        let winner = if complete { t.winning(table).map(|(s, _)| s) } else { None };
-        TrickView { leader: t.leader, cards, winner }
+        let cards = t
+            .seats(table)
+            .zip(t.cards())
+            .map(|(seat, &card)| PlayedCard { seat, card })
+            .collect();
+        let winner = if complete {
+            t.winning(table).map(|(s, _)| s)
+        } else {
+            None
+        };
+        TrickView {
+            leader: t.leader,
+            cards,
+            winner,
+        }
     }
 }
 
@@ -57,7 +69,10 @@ pub struct ChoiceView {
 
 impl From<&ChoiceRecord> for ChoiceView {
     fn from(c: &ChoiceRecord) -> ChoiceView {
-        ChoiceView { seat: c.seat, choice: c.choice }
+        ChoiceView {
+            seat: c.seat,
+            choice: c.choice,
+        }
     }
 }
 
@@ -141,8 +156,12 @@ impl Match {
         let trick = h
             .filter(|h| in_progress && h.stage == Stage::Playing)
             .map(|h| TrickView::of(&h.trick, table, false));
-        let tricks: Vec<TrickView> =
-            h.map_or(Vec::new(), |h| h.tricks.iter().map(|t| TrickView::of(t, table, true)).collect());
+        let tricks: Vec<TrickView> = h.map_or(Vec::new(), |h| {
+            h.tricks
+                .iter()
+                .map(|t| TrickView::of(t, table, true))
+                .collect()
+        });
         GameView {
             rules: self.rules.clone(),
             you: viewer,
@@ -152,12 +171,16 @@ impl Match {
             first_dealer_card: self.first_dealer_card,
             declarer: h.and_then(|h| h.declarer),
             trump,
-            choices: h.map_or(Vec::new(), |h| h.choices.iter().map(ChoiceView::from).collect()),
+            choices: h.map_or(Vec::new(), |h| {
+                h.choices.iter().map(ChoiceView::from).collect()
+            }),
             calls: h.map_or(Vec::new(), doubles_said),
             multiplier: h.map_or(1, |h| h.multiplier(&self.rules)),
             turn: self.turn(),
             hand: viewer.map(|s| {
-                self.hand.as_ref().map_or(Vec::new(), |h| h.hands[s as usize].iter().collect())
+                self.hand
+                    .as_ref()
+                    .map_or(Vec::new(), |h| h.hands[s as usize].iter().collect())
             }),
             hand_sizes: (0..seats)
                 .map(|s| self.hand.as_ref().map_or(0, |h| h.hands[s].len() as u8))
@@ -191,8 +214,11 @@ impl Match {
                         (over || viewer == Some(s)).then(|| h.dealt[s as usize].iter().collect())
                     })
                     .collect();
-                let mut tricks: Vec<TrickView> =
-                    h.tricks.iter().map(|t| TrickView::of(t, table, true)).collect();
+                let mut tricks: Vec<TrickView> = h
+                    .tricks
+                    .iter()
+                    .map(|t| TrickView::of(t, table, true))
+                    .collect();
                 if (h.stage == Stage::Playing || h.forfeit.is_some()) && !h.trick.is_empty() {
                     tricks.push(TrickView::of(&h.trick, table, false));
                 }
@@ -263,10 +289,19 @@ pub struct HistoryView {
 /// viewer's own cards (none for a spectator); every other event is public.
 pub fn redact_event(e: &Event, viewer: Option<Seat>) -> Value {
     match e {
-        Event::HandDealt { hand_number, dealer, hands } => {
+        Event::HandDealt {
+            hand_number,
+            dealer,
+            hands,
+        } => {
             let mut v = json!({"type": "hand_dealt", "hand_number": hand_number, "dealer": dealer});
             if let Some(s) = viewer {
-                let cards: Vec<Card> = hands.get(s as usize).copied().unwrap_or(CardSet::EMPTY).iter().collect();
+                let cards: Vec<Card> = hands
+                    .get(s as usize)
+                    .copied()
+                    .unwrap_or(CardSet::EMPTY)
+                    .iter()
+                    .collect();
                 v["cards"] = json!(cards);
             }
             v

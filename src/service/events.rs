@@ -13,13 +13,15 @@ pub fn stored(e: &Event) -> String {
 
 /// A service event: the match was created.
 pub fn match_created(dealer: Seat, first_dealer_card: Option<Card>) -> String {
-    json!({"type": "match_created", "dealer": dealer, "first_dealer_card": first_dealer_card}).to_string()
+    json!({"type": "match_created", "dealer": dealer, "first_dealer_card": first_dealer_card})
+        .to_string()
 }
 
 /// A service event: a house bot acted for a seat (`reason`: `house` for a
 /// bot seat, `timeout` when a move clock ran out).
 pub fn bot_acted(seat: Seat, bot: &str, action: &Action, reason: &str) -> String {
-    json!({"type": "bot_acted", "seat": seat, "bot": bot, "action": action, "reason": reason}).to_string()
+    json!({"type": "bot_acted", "seat": seat, "bot": bot, "action": action, "reason": reason})
+        .to_string()
 }
 
 /// One event as a viewer sees it.

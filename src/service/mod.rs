@@ -46,7 +46,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_wait_ms: 30_000, max_events_page: 1000, max_name_len: 64 }
+        Limits {
+            max_wait_ms: 30_000,
+            max_events_page: 1000,
+            max_name_len: 64,
+        }
     }
 }
 
@@ -169,7 +173,10 @@ const MAX_STEPS: usize = 20_000;
 impl Service {
     /// A service over `store`; every store round trip is counted in [`metrics`].
     pub fn new(store: Arc<dyn MatchStore>, limits: Limits) -> Service {
-        Service { store: Arc::new(instrumented::Instrumented::new(store)), limits }
+        Service {
+            store: Arc::new(instrumented::Instrumented::new(store)),
+            limits,
+        }
     }
 
     /// The store, for readiness checks.
@@ -187,11 +194,16 @@ impl Service {
     /// # Errors
     /// `InvalidRequest` for bad rules, seats or seed; `StoreUnavailable`.
     pub async fn create(&self, req: CreateMatch) -> Result<Created, Error> {
-        req.rules.validate().map_err(|e| Error::InvalidRequest(e.to_string()))?;
+        req.rules
+            .validate()
+            .map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let n = req.rules.variant.table().seats as usize;
         let specs = req.seats.unwrap_or_else(|| vec![SeatSpec::default(); n]);
         if specs.len() != n {
-            return Err(Error::InvalidRequest(format!("this variant has {n} seats; `seats` lists {}", specs.len())));
+            return Err(Error::InvalidRequest(format!(
+                "this variant has {n} seats; `seats` lists {}",
+                specs.len()
+            )));
         }
         let seed = match &req.seed {
             Some(hex_seed) => parse_seed(hex_seed)?,
@@ -200,7 +212,9 @@ impl Service {
         if let Some(ms) = req.move_timeout_ms
             && !(100..=86_400_000).contains(&ms)
         {
-            return Err(Error::InvalidRequest("move_timeout_ms must be between 100 and 86400000".into()));
+            return Err(Error::InvalidRequest(
+                "move_timeout_ms must be between 100 and 86400000".into(),
+            ));
         }
         let mut seats = Vec::with_capacity(n);
         let mut seat_tokens = Vec::new();
@@ -215,17 +229,28 @@ impl Service {
             if let Some(name) = &spec.name
                 && name.chars().count() > self.limits.max_name_len
             {
-                return Err(Error::InvalidRequest(format!("seat names are at most {} characters", self.limits.max_name_len)));
+                return Err(Error::InvalidRequest(format!(
+                    "seat names are at most {} characters",
+                    self.limits.max_name_len
+                )));
             }
             let token_sha256 = match spec.kind {
                 SeatKind::Remote => {
                     let (token, hash) = tokens::new_token()?;
-                    seat_tokens.push(SeatToken { seat: i as Seat, token });
+                    seat_tokens.push(SeatToken {
+                        seat: i as Seat,
+                        token,
+                    });
                     Some(hash)
                 }
                 SeatKind::Bot => None,
             };
-            seats.push(SeatRecord { kind: spec.kind, bot, name: spec.name, token_sha256 });
+            seats.push(SeatRecord {
+                kind: spec.kind,
+                bot,
+                name: spec.name,
+                token_sha256,
+            });
         }
         let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let now = now_ms();
@@ -240,20 +265,36 @@ impl Service {
             deadline_ms: None,
             created_ms: now,
         };
-        let mut events = vec![events::match_created(rec.game.dealer, rec.game.first_dealer_card)];
+        let mut events = vec![events::match_created(
+            rec.game.dealer,
+            rec.game.first_dealer_card,
+        )];
         let house = advance(&mut rec, &mut events, now)?;
         let state = serde_json::to_string(&rec)?;
-        if !self.store.create(&rec.id, rec.version, &state, &events).await? {
+        if !self
+            .store
+            .create(&rec.id, rec.version, &state, &events)
+            .await?
+        {
             return Err(Error::Internal("match id collision".into()));
         }
         metrics::metrics().matches_created.inc();
         house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
-        Ok(Created { match_id: rec.id.clone(), tokens: seat_tokens, view: rec.view(None) })
+        Ok(Created {
+            match_id: rec.id.clone(),
+            tokens: seat_tokens,
+            view: rec.view(None),
+        })
     }
 
     async fn load(&self, id: &str) -> Result<MatchRecord, Error> {
-        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        if id.is_empty()
+            || id.len() > 64
+            || !id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
             return Err(Error::MatchNotFound);
         }
         let snap = self.store.load(id).await?.ok_or(Error::MatchNotFound)?;
@@ -274,7 +315,13 @@ impl Service {
             let mut events = Vec::new();
             let house = advance(&mut rec, &mut events, now)?;
             let state = serde_json::to_string(&rec)?;
-            let commit = Commit { expected_version: before, new_version: rec.version, state: &state, events: &events, idempotency: None };
+            let commit = Commit {
+                expected_version: before,
+                new_version: rec.version,
+                state: &state,
+                events: &events,
+                idempotency: None,
+            };
             if let CommitOutcome::Committed { .. } = self.store.commit(id, commit).await? {
                 house.record();
                 return Ok(rec);
@@ -288,14 +335,21 @@ impl Service {
         let Some(token) = token else { return Ok(None) };
         rec.seats
             .iter()
-            .position(|s| s.token_sha256.as_deref().is_some_and(|h| tokens::token_matches(token, h)))
+            .position(|s| {
+                s.token_sha256
+                    .as_deref()
+                    .is_some_and(|h| tokens::token_matches(token, h))
+            })
             .map(|i| Some(i as Seat))
-            .ok_or_else(|| Error::Unauthorized("this token is not a seat token of this match".into()))
+            .ok_or_else(|| {
+                Error::Unauthorized("this token is not a seat token of this match".into())
+            })
     }
 
     fn require_seat(rec: &MatchRecord, token: Option<&str>) -> Result<Seat, Error> {
-        Self::seat_of(rec, token)?
-            .ok_or_else(|| Error::Unauthorized("send the seat token as `Authorization: Bearer <token>`".into()))
+        Self::seat_of(rec, token)?.ok_or_else(|| {
+            Error::Unauthorized("send the seat token as `Authorization: Bearer <token>`".into())
+        })
     }
 
     /// The view of the token's seat, or the spectator view without a token.
@@ -312,16 +366,26 @@ impl Service {
     ///
     /// # Errors
     /// Every rule and guard failure of the API; nothing changes on error.
-    pub async fn act(&self, id: &str, token: Option<&str>, req: ActRequest) -> Result<String, Error> {
+    pub async fn act(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        req: ActRequest,
+    ) -> Result<String, Error> {
         for _ in 0..COMMIT_ATTEMPTS {
             let mut rec = self.load_current(id).await?;
             let seat = Self::require_seat(&rec, token)?;
             if let Some(claimed) = req.seat
                 && claimed != seat
             {
-                return Err(Error::Forbidden(format!("this token acts for seat {seat}, not seat {claimed}")));
+                return Err(Error::Forbidden(format!(
+                    "this token acts for seat {seat}, not seat {claimed}"
+                )));
             }
-            let idem_key = req.idempotency_key.as_ref().map(|k| format!("seat{seat}:{k}"));
+            let idem_key = req
+                .idempotency_key
+                .as_ref()
+                .map(|k| format!("seat{seat}:{k}"));
             if let Some(key) = &idem_key
                 && let Some(resp) = self.store.idempotent_response(id, key).await?
             {
@@ -330,7 +394,10 @@ impl Service {
             if let Some(expected) = req.expected_version
                 && expected != rec.version
             {
-                return Err(Error::VersionConflict { expected, current: rec.version });
+                return Err(Error::VersionConflict {
+                    expected,
+                    current: rec.version,
+                });
             }
             let before = rec.version;
             let mut events = Vec::new();
@@ -363,19 +430,30 @@ impl Service {
                 CommitOutcome::Duplicate { response } => return Ok(response),
                 CommitOutcome::Conflict { current_version } => {
                     if let Some(expected) = req.expected_version {
-                        return Err(Error::VersionConflict { expected, current: current_version });
+                        return Err(Error::VersionConflict {
+                            expected,
+                            current: current_version,
+                        });
                     }
                 }
             }
         }
-        Err(Error::VersionConflict { expected: 0, current: 0 })
+        Err(Error::VersionConflict {
+            expected: 0,
+            current: 0,
+        })
     }
 
     /// The caller's legal actions, with an optional house-bot hint.
     ///
     /// # Errors
     /// `Unauthorized` without a valid token; `InvalidRequest` for an unknown bot.
-    pub async fn legal_moves(&self, id: &str, token: Option<&str>, hint: Option<&str>) -> Result<LegalMoves, Error> {
+    pub async fn legal_moves(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        hint: Option<&str>,
+    ) -> Result<LegalMoves, Error> {
         let rec = self.load_current(id).await?;
         let seat = Self::require_seat(&rec, token)?;
         let actions = rec.game.legal_actions(seat);
@@ -383,12 +461,21 @@ impl Service {
             None => None,
             Some(name) => {
                 let bot = bots::by_name(name).ok_or_else(|| {
-                    Error::InvalidRequest(format!("unknown bot {name:?}; house bots: {}", bots::NAMES.join(", ")))
+                    Error::InvalidRequest(format!(
+                        "unknown bot {name:?}; house bots: {}",
+                        bots::NAMES.join(", ")
+                    ))
                 })?;
-                (!actions.is_empty()).then(|| bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec)))
+                (!actions.is_empty())
+                    .then(|| bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec)))
             }
         };
-        Ok(LegalMoves { version: rec.version, turn: rec.game.turn(), actions, hint })
+        Ok(LegalMoves {
+            version: rec.version,
+            turn: rec.game.turn(),
+            actions,
+            hint,
+        })
     }
 
     /// The events after `after`, waiting up to `wait_ms` for one.
@@ -405,10 +492,16 @@ impl Service {
         limit: usize,
     ) -> Result<EventsPage, Error> {
         if wait_ms > self.limits.max_wait_ms {
-            return Err(Error::InvalidRequest(format!("wait_ms is at most {}", self.limits.max_wait_ms)));
+            return Err(Error::InvalidRequest(format!(
+                "wait_ms is at most {}",
+                self.limits.max_wait_ms
+            )));
         }
         if limit == 0 || limit > self.limits.max_events_page {
-            return Err(Error::InvalidRequest(format!("limit is between 1 and {}", self.limits.max_events_page)));
+            return Err(Error::InvalidRequest(format!(
+                "limit is between 1 and {}",
+                self.limits.max_events_page
+            )));
         }
         let rec = self.load_current(id).await?;
         let seat = Self::seat_of(&rec, token)?;
@@ -419,7 +512,9 @@ impl Service {
             if let Some(d) = rec.deadline_ms {
                 wait = wait.min(d.saturating_sub(now_ms()) + 5);
             }
-            self.store.wait_events(id, after, Duration::from_millis(wait)).await?;
+            self.store
+                .wait_events(id, after, Duration::from_millis(wait))
+                .await?;
             if rec.deadline_ms.is_some_and(|d| now_ms() >= d) {
                 self.load_current(id).await?;
             }
@@ -429,7 +524,10 @@ impl Service {
             Some((seq, _)) => self.store.last_seq(id).await?.max(*seq),
             None => self.store.last_seq(id).await?,
         };
-        let events = raw.iter().map(|(seq, e)| events::redact(*seq, e, seat)).collect();
+        let events = raw
+            .iter()
+            .map(|(seq, e)| events::redact(*seq, e, seat))
+            .collect();
         Ok(EventsPage { events, last_seq })
     }
 
@@ -447,8 +545,9 @@ impl Service {
 /// Parses a 64-hex-digit seed.
 fn parse_seed(s: &str) -> Result<[u8; 32], Error> {
     let mut seed = [0u8; 32];
-    hex::decode_to_slice(s, &mut seed)
-        .map_err(|_| Error::InvalidRequest("seed must be 64 hexadecimal digits (256 bits)".into()))?;
+    hex::decode_to_slice(s, &mut seed).map_err(|_| {
+        Error::InvalidRequest("seed must be 64 hexadecimal digits (256 bits)".into())
+    })?;
     Ok(seed)
 }
 
@@ -467,7 +566,11 @@ fn bot_rng(rec: &MatchRecord) -> Xoshiro256PlusPlus {
 /// and expired move clocks; then sets the deadline of the seat to act.
 ///
 /// Returns the moves it made, to count once the state is committed.
-fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<metrics::Applied, Error> {
+fn advance(
+    rec: &mut MatchRecord,
+    events: &mut Vec<String>,
+    now: u64,
+) -> Result<metrics::Applied, Error> {
     let mut applied = metrics::Applied::default();
     let mut engine_events: Vec<Event> = Vec::new();
     for _ in 0..MAX_STEPS {
@@ -488,7 +591,12 @@ fn advance(rec: &mut MatchRecord, events: &mut Vec<String>, now: u64) -> Result<
         };
         applied.push(&act, reason);
         if let (Some(reason), Act::Action(a)) = (reason, act) {
-            events.push(events::bot_acted(seat, &rec.seats[seat as usize].bot, &a, reason));
+            events.push(events::bot_acted(
+                seat,
+                &rec.seats[seat as usize].bot,
+                &a,
+                reason,
+            ));
         }
         engine_events.clear();
         match act {
@@ -514,10 +622,15 @@ fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {
     let bot = bots::by_name(name).unwrap_or(&bots::RandomBot);
     let view = rec.game.view(Some(seat));
     if view.legal_actions.is_empty() {
-        return Err(Error::Internal("no legal action for the seat to act".into()));
+        return Err(Error::Internal(
+            "no legal action for the seat to act".into(),
+        ));
     }
     let start = Instant::now();
     let action = bot.choose(&view, &mut bot_rng(rec));
-    metrics::metrics().bot_decision.with_label_values(&[name.as_str()]).observe(start.elapsed().as_secs_f64());
+    metrics::metrics()
+        .bot_decision
+        .with_label_values(&[name.as_str()])
+        .observe(start.elapsed().as_secs_f64());
     Ok(action)
 }

@@ -10,7 +10,9 @@ use super::Error;
 /// `n` bytes from the operating system's secure random source.
 pub fn os_random<const N: usize>() -> Result<[u8; N], Error> {
     let mut out = [0u8; N];
-    SysRng.try_fill_bytes(&mut out).map_err(|e| Error::Internal(format!("OS random source: {e}")))?;
+    SysRng
+        .try_fill_bytes(&mut out)
+        .map_err(|e| Error::Internal(format!("OS random source: {e}")))?;
     Ok(out)
 }
 

@@ -185,10 +185,8 @@ pub fn four_remote(rules: Value) -> Value {
 /// parses as a card), with the JSON path where it was found.
 pub fn card_strings(v: &Value, path: &str, out: &mut Vec<(String, String)>) {
     match v {
-        Value::String(s) => {
-            if s.parse::<botifarra::rules::Card>().is_ok() && s.len() <= 3 {
-                out.push((path.to_string(), s.to_uppercase()));
-            }
+        Value::String(s) if s.len() <= 3 && s.parse::<botifarra::rules::Card>().is_ok() => {
+            out.push((path.to_string(), s.to_uppercase()));
         }
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {
