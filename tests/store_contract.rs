@@ -155,6 +155,47 @@ async fn idempotent_retry_returns_the_first_response(store: Arc<dyn MatchStore>)
     assert_eq!(out, CommitOutcome::Committed { first_seq: 2 });
 }
 
+async fn only_the_latest_key_of_each_slot_is_kept(store: Arc<dyn MatchStore>) {
+    let id = new_match(&*store, 0).await;
+    let keyed = |v: u64, key: &'static str| Commit {
+        idempotency: Some((key, key)),
+        ..commit(v, "s", &[])
+    };
+    for (v, key) in [(1, "seat1:a"), (2, "seat2:x"), (3, "seat1:b")] {
+        let out = store.commit(&id, keyed(v, key)).await.unwrap();
+        assert!(matches!(out, CommitOutcome::Committed { .. }), "{out:?}");
+    }
+    assert_eq!(
+        store.idempotent_response(&id, "seat1:a").await.unwrap(),
+        None,
+        "an older key of the slot is dropped"
+    );
+    assert_eq!(
+        store
+            .idempotent_response(&id, "seat1:b")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("seat1:b")
+    );
+    assert_eq!(
+        store
+            .idempotent_response(&id, "seat2:x")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("seat2:x")
+    );
+    // The latest key still deduplicates.
+    let again = store.commit(&id, keyed(4, "seat1:b")).await.unwrap();
+    assert_eq!(
+        again,
+        CommitOutcome::Duplicate {
+            response: "seat1:b".into()
+        }
+    );
+}
+
 async fn missing_match_is_not_found(store: Arc<dyn MatchStore>) {
     let id = new_id();
     assert_eq!(store.load(&id).await.unwrap(), None);
@@ -301,6 +342,7 @@ contract!(
     commit_advances_version_and_numbers_events,
     stale_commit_conflicts_and_changes_nothing,
     idempotent_retry_returns_the_first_response,
+    only_the_latest_key_of_each_slot_is_kept,
     missing_match_is_not_found,
     events_after_pages_with_limit,
     a_large_commit_keeps_every_event_in_order,

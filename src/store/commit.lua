@@ -37,6 +37,17 @@ while i <= #ARGV do
   i = j + 1
 end
 if has_idem then
+  -- Only the latest key of each slot (the part before the first ':') is
+  -- kept: a retry repeats the last request, so older answers are dropped.
+  local slot = string.match(ARGV[8], '^([^:]*):')
+  if slot then
+    local marker = '\0last:' .. slot
+    local older = redis.call('HGET', idem_key, marker)
+    if older then
+      redis.call('HDEL', idem_key, older)
+    end
+    redis.call('HSET', idem_key, marker, ARGV[8])
+  end
   redis.call('HSET', idem_key, ARGV[8], ARGV[9])
 end
 

@@ -104,6 +104,13 @@ impl MatchStore for MemoryStore {
         c.state.clone_into(&mut entry.state);
         entry.events.extend_from_slice(c.events);
         if let Some((key, response)) = c.idempotency {
+            // Only the latest key of each slot is kept (see `Commit`).
+            if let Some((slot, _)) = key.split_once(':') {
+                let marker = format!("\0last:{slot}");
+                if let Some(older) = entry.idempotency.insert(marker, key.to_owned()) {
+                    entry.idempotency.remove(&older);
+                }
+            }
             entry
                 .idempotency
                 .insert(key.to_owned(), response.to_owned());

@@ -65,8 +65,11 @@ pub struct Commit<'a> {
     pub state: &'a str,
     /// Events to append, in order; each gets the next sequence number.
     pub events: &'a [String],
-    /// `(key, response)`: the key, already namespaced by the caller (for
-    /// example `"seat2:abc"`), and the response a retry should receive.
+    /// `(key, response)`: the key, already namespaced by the caller as
+    /// `<slot>:<key>` (for example `"seat2:abc"`), and the response a retry
+    /// should receive. Only the latest key of each slot is remembered: a
+    /// client retries its last request, and keeping every answer for the
+    /// life of the match would multiply the match's size.
     pub idempotency: Option<(&'a str, &'a str)>,
 }
 
