@@ -8,11 +8,12 @@
 //! - `legal_actions/mid_trick`: [`Match::legal_actions`] on whole matches
 //!   stopped at such positions (what the service answers, a `Vec` included).
 //! - `hand/random`: one complete hand through [`Match::apply`]: the deal,
-//!   random trump and doubles, 48 random legal cards, the scoring.
+//!   random trump and doubles, 48 random legal cards, the scoring (matches
+//!   follow one another, as in `bench-engine`).
 
 use std::hint::black_box;
 
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -125,23 +126,24 @@ fn bench_hand(c: &mut Criterion) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut events = Vec::with_capacity(64);
     let mut n = 0u64;
+    let mut m = Match::new(Rules::default(), seed(n)).expect("default rules are valid");
     let mut g = c.benchmark_group("hand");
     g.throughput(Throughput::Elements(1));
     g.bench_function("random", |b| {
-        b.iter_batched_ref(
-            || {
+        b.iter(|| {
+            // Matches follow one another as in `bench-engine`: starting one
+            // (the first dealer's draw) is part of the hands it holds.
+            if m.phase() == Phase::MatchOver {
                 n += 1;
-                Match::new(Rules::default(), seed(n)).expect("default rules are valid")
-            },
-            |m| {
-                // Deal, declare, double or not, 48 cards, score.
-                while m.results.is_empty() {
-                    step_random(m, &mut rng, &mut events);
-                    events.clear();
-                }
-            },
-            BatchSize::SmallInput,
-        )
+                m = Match::new(Rules::default(), seed(n)).expect("default rules are valid");
+            }
+            // Deal, declare, double or not, 48 cards, score.
+            let played = m.results.len();
+            while m.results.len() == played {
+                step_random(&mut m, &mut rng, &mut events);
+                events.clear();
+            }
+        })
     });
     g.finish();
 }

@@ -19,12 +19,9 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Some(Command::BenchEngine { seconds }) => {
-            let rules = botifarra::rules::Rules::default();
-            let (hands, elapsed) =
-                botifarra::sim::bench_hands(&rules, Duration::from_secs_f64(seconds), 1);
-            let secs = elapsed.as_secs_f64();
-            println!("hands={hands} seconds={secs:.3}");
-            println!("hands_per_second={}", (hands as f64 / secs) as u64);
+            let report = botifarra::sim::bench_engine(seconds);
+            println!("hands={} seconds={:.3}", report.hands, report.seconds);
+            println!("hands_per_second={}", report.hands_per_second as u64);
             std::process::ExitCode::SUCCESS
         }
         Some(Command::Arena(args)) => botifarra::arena::main(&args),

@@ -152,7 +152,20 @@ fn play_match<R: Rng, const PDEP: bool>(
 /// # Panics
 /// When the match refuses an action its own rules listed as legal.
 pub fn step_random<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) {
+    #[cfg(target_arch = "x86_64")]
+    if has_pdep() {
+        // SAFETY: the CPU has BMI2 and POPCNT, checked just above.
+        unsafe { step_pdep(m, rng, events) };
+        return;
+    }
     step::<R, false>(m, rng, events);
+}
+
+/// [`step_random`] compiled for BMI2 and POPCNT, like [`play_match_pdep`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn step_pdep<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) {
+    step::<R, true>(m, rng, events);
 }
 
 /// [`step_random`]; `false` when the match was already over. `PDEP` as in
