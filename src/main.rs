@@ -3,6 +3,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
+use mimalloc::MiMalloc;
 use tracing_subscriber::EnvFilter;
 
 use botifarra::config::{Cli, Command, ServeArgs};
@@ -10,6 +11,11 @@ use botifarra::http::ServeOptions;
 use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryStore, RedisStore};
+
+/// A faster allocator for the server and the engine benchmark: the engine
+/// makes a few small allocations per hand.
+#[global_allocator]
+static GLOBAL: MiMalloc = MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
