@@ -4,7 +4,8 @@
 //!
 //! - `legal_cards/mid_trick`: [`legal_cards`] on positions collected from
 //!   random play, each with a trick already led (the case with work to do),
-//!   under the default rules, forced mode, must-trump and abarrotada.
+//!   under each of `sim::play_rule_sets` (defaults, forced, must-trump,
+//!   abarrotada, abarrotada3 with must-trump).
 //! - `legal_actions/mid_trick`: [`Match::legal_actions`] on whole matches
 //!   stopped at such positions (what the service answers, a `Vec` included).
 //! - `hand/random`: one complete hand through [`Match::apply`]: the deal,
@@ -18,29 +19,11 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use botifarra::rules::legal::{PlayContext, legal_cards};
-use botifarra::rules::{Match, Phase, Rules, Seed, Variant};
-use botifarra::sim::step_random;
+use botifarra::rules::{Match, Phase, Rules, Seed};
+use botifarra::sim::{play_rule_sets, step_random};
 
 /// Positions to sample per rule set.
 const PER_RULES: usize = 256;
-
-fn rule_sets() -> Vec<Rules> {
-    vec![
-        Rules::default(),
-        Rules {
-            forced: true,
-            ..Rules::default()
-        },
-        Rules {
-            must_trump: true,
-            ..Rules::default()
-        },
-        Rules {
-            variant: Variant::Abarrotada,
-            ..Rules::default()
-        },
-    ]
-}
 
 fn seed(n: u64) -> Seed {
     let mut s = [0u8; 32];
@@ -55,7 +38,7 @@ fn mid_trick_matches() -> Vec<Match> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
     let mut events = Vec::new();
     let mut out = Vec::new();
-    for (r, rules) in rule_sets().into_iter().enumerate() {
+    for (r, rules) in play_rule_sets().into_iter().enumerate() {
         let mut n = 0u64;
         let mut taken = 0;
         let mut seen = 0u64;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng, TryRng};
 
-use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules, TrumpChoice};
+use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules, TrumpChoice, Variant};
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of the random choices
 /// here: one word of state and a few instructions per number, so that the
@@ -235,6 +235,33 @@ pub fn bench_hands(rules: &Rules, duration: Duration, seed: u64) -> (u64, Durati
     (hands, start.elapsed())
 }
 
+/// One rule set for each option that changes which cards are legal: the
+/// defaults, forced mode, must-trump, abarrotada, and abarrotada for three
+/// with must-trump. Benchmarks and tests of the legal-move code sample
+/// positions under each.
+pub fn play_rule_sets() -> Vec<Rules> {
+    vec![
+        Rules::default(),
+        Rules {
+            forced: true,
+            ..Rules::default()
+        },
+        Rules {
+            must_trump: true,
+            ..Rules::default()
+        },
+        Rules {
+            variant: Variant::Abarrotada,
+            ..Rules::default()
+        },
+        Rules {
+            variant: Variant::Abarrotada3,
+            must_trump: true,
+            ..Rules::default()
+        },
+    ]
+}
+
 /// The deal seed of match `match_no` of a run seeded with `seed`.
 fn match_seed(seed: u64, match_no: u64) -> [u8; 32] {
     let mut bytes = [0u8; 32];
@@ -329,28 +356,8 @@ mod tests {
     /// random pick agree.
     #[test]
     fn the_hands_legal_set_is_the_play_contexts_under_every_rule_set() {
-        use crate::rules::Variant;
         use crate::rules::legal::legal_cards;
-        let rule_sets = [
-            Rules::default(),
-            Rules {
-                forced: true,
-                ..Rules::default()
-            },
-            Rules {
-                must_trump: true,
-                ..Rules::default()
-            },
-            Rules {
-                variant: Variant::Abarrotada,
-                ..Rules::default()
-            },
-            Rules {
-                variant: Variant::Abarrotada3,
-                must_trump: true,
-                ..Rules::default()
-            },
-        ];
+        let rule_sets = play_rule_sets();
         let mut rng = SplitMix64::new(11);
         let mut events = Vec::new();
         let mut checked = 0;

@@ -327,7 +327,16 @@ impl HandState {
             self.turn = table.next(seat);
             return Ok(());
         }
-        let (winner, _) = self.trick.winning(table).unwrap_or((seat, card));
+        self.close_trick(table, events);
+        Ok(())
+    }
+
+    /// Scores the complete trick on the table and opens the next one, or
+    /// ends the hand after the last. Kept out of [`HandState::play`], whose
+    /// hot path is a card that does not complete a trick.
+    #[inline(never)]
+    fn close_trick(&mut self, table: Table, events: &mut Vec<Event>) {
+        let winner = self.trick.winner(table);
         let side = table.side(winner) as usize;
         let won = self.trick.cards().iter().map(|c| c.points()).sum::<u8>() + 1;
         self.points[side] += won;
@@ -337,13 +346,14 @@ impl HandState {
             seat: winner,
             points: won,
         });
-        if self.hands.iter().all(|h| h.is_empty()) {
+        // Every seat has played as many cards as the others: the hand is
+        // over when the winner's is empty.
+        if self.hands[winner as usize].is_empty() {
             self.stage = Stage::Over;
         } else {
             self.turn = winner;
             self.trick = Trick::led_by(winner);
         }
-        Ok(())
     }
 }
 

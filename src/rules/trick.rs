@@ -112,6 +112,16 @@ impl Trick {
         })
     }
 
+    /// The seat winning a trick that has been led (the leader's when none
+    /// was played).
+    #[inline]
+    pub(crate) fn winner(&self, table: Table) -> Seat {
+        // `best` is below the seat count and `leader` is a seat: one
+        // subtraction wraps the sum.
+        let t = self.leader + (self.best & 3);
+        if t >= table.seats { t - table.seats } else { t }
+    }
+
     /// The seats that played, in order.
     pub fn seats(&self, table: Table) -> impl Iterator<Item = Seat> + '_ {
         (0..self.len).map(move |i| table.after(self.leader, i))

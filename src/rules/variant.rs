@@ -23,20 +23,22 @@ impl Variant {
     /// The seats and sides of this variant.
     #[inline]
     pub fn table(self) -> Table {
-        match self {
-            Variant::Pairs => Table {
+        // A lookup rather than a branch: this is read on every action.
+        const TABLES: [Table; 3] = [
+            Table {
                 seats: 4,
                 pairs: true,
             },
-            Variant::Abarrotada => Table {
+            Table {
                 seats: 4,
                 pairs: false,
             },
-            Variant::Abarrotada3 => Table {
+            Table {
                 seats: 3,
                 pairs: false,
             },
-        }
+        ];
+        TABLES[self as usize]
     }
 
     /// The cards in play.
