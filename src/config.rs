@@ -26,6 +26,11 @@ pub enum Command {
         /// How long to run.
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// First run the bare bit-mask playout loop for as long, and print
+        /// its rate and the engine's share of it (the engine's target is at
+        /// least half the baseline's rate).
+        #[arg(long)]
+        baseline: bool,
     },
     /// Play two bots against each other over duplicate deals.
     Arena(crate::arena::ArenaArgs),

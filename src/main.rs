@@ -24,9 +24,17 @@ fn main() -> std::process::ExitCode {
             print!("{}", botifarra::http::openapi_json());
             std::process::ExitCode::SUCCESS
         }
-        Some(Command::BenchEngine { seconds }) => {
+        Some(Command::BenchEngine { seconds, baseline }) => {
+            let bare = baseline.then(|| botifarra::sim::bench_baseline(seconds));
             let report = botifarra::sim::bench_engine(seconds);
             println!("hands={} seconds={:.3}", report.hands, report.seconds);
+            if let Some(bare) = bare {
+                println!("baseline_hands_per_second={}", bare.hands_per_second as u64);
+                println!(
+                    "engine_to_baseline={:.2}",
+                    report.hands_per_second / bare.hands_per_second
+                );
+            }
             println!("hands_per_second={}", report.hands_per_second as u64);
             std::process::ExitCode::SUCCESS
         }

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng, TryRng};
 
-use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules, TrumpChoice, Variant};
+use crate::rules::deck::{self, HandRng};
+use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules, Seed, TrumpChoice, Variant};
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of the random choices
 /// here: one word of state and a few instructions per number, so that the
@@ -216,25 +217,6 @@ fn step<R: Rng, const PDEP: bool>(m: &mut Match, rng: &mut R, events: &mut Vec<E
     true
 }
 
-/// Plays complete random hands on one thread for about `duration`; returns
-/// (hands played, elapsed).
-pub fn bench_hands(rules: &Rules, duration: Duration, seed: u64) -> (u64, Duration) {
-    let mut rng = SplitMix64::new(seed);
-    let mut events = Vec::with_capacity(64);
-    let start = Instant::now();
-    let mut hands = 0u64;
-    let mut match_no = 0u64;
-    while start.elapsed() < duration {
-        // Batches keep the clock out of the inner loop.
-        for _ in 0..64 {
-            let mut m = Match::new(rules.clone(), match_seed(seed, match_no)).expect("valid rules");
-            match_no += 1;
-            hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
-        }
-    }
-    (hands, start.elapsed())
-}
-
 /// One rule set for each option that changes which cards are legal: the
 /// defaults, forced mode, must-trump, abarrotada, and abarrotada for three
 /// with must-trump. Benchmarks and tests of the legal-move code sample
@@ -291,13 +273,123 @@ pub struct BenchReport {
 /// validates it), and every hand is scored.
 pub fn bench_engine(seconds: f64) -> BenchReport {
     let rules = Rules::default();
-    let duration = Duration::from_secs_f64(seconds.max(0.0));
     let mut rng = SplitMix64::new(0x0b07_1fa7);
     let mut events = Vec::with_capacity(64);
+    let mut match_no = 0u64;
+    timed("bench-engine", seconds, || {
+        // A batch of matches (some 60 hands) between looks at the clock.
+        let mut hands = 0;
+        for _ in 0..16 {
+            let mut m = Match::new(rules.clone(), match_seed(1, match_no))
+                .expect("default rules are valid");
+            match_no += 1;
+            hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
+        }
+        hands
+    })
+}
+
+/// The reference the engine benchmark is compared with: the same hands
+/// played with bare bit masks and no game state machine, for about
+/// `seconds` on the calling thread.
+///
+/// A hand is dealt as the engine deals it (ChaCha20 keyed by a seed with
+/// the hand number as stream, Fisher–Yates, cut, 4 cards at a time), a
+/// random trump suit or botifarra is taken, and 12 tricks are played in
+/// which each card is drawn from the legal set of the default rules (follow
+/// suit; when an opponent is winning, beat if possible, trumping when void),
+/// the winner is found and the points counted. Nothing else: no match or
+/// hand state, no turn or phase checks, no validation of the card, no
+/// doubling, no record, no events, no scoring into match points.
+pub fn bench_baseline(seconds: f64) -> BenchReport {
+    let mut rng = SplitMix64::new(0x0b07_1fa7);
+    let seed = match_seed(2, 0);
+    let mut number = 0u32;
+    let mut checksum = 0u64;
+    let report = timed("bench-baseline", seconds, || {
+        for _ in 0..64 {
+            number = number.wrapping_add(1);
+            checksum = checksum.wrapping_add(u64::from(bare_hand(&seed, number, &mut rng)[0]));
+        }
+        64
+    });
+    // Keeps the hands from being optimised away.
+    std::hint::black_box(checksum);
+    report
+}
+
+/// One hand of [`bench_baseline`]; returns the points of each team.
+fn bare_hand(seed: &Seed, number: u32, rng: &mut SplitMix64) -> [u32; 2] {
+    #[cfg(target_arch = "x86_64")]
+    if has_pdep() {
+        // SAFETY: the CPU has BMI2 and POPCNT, checked just above.
+        return unsafe { bare_hand_pdep(seed, number, rng) };
+    }
+    bare_hand_with::<false>(seed, number, rng)
+}
+
+/// [`bare_hand`] compiled for BMI2 and POPCNT, as the engine's random play is.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+fn bare_hand_pdep(seed: &Seed, number: u32, rng: &mut SplitMix64) -> [u32; 2] {
+    bare_hand_with::<true>(seed, number, rng)
+}
+
+#[inline(always)]
+fn bare_hand_with<const PDEP: bool>(seed: &Seed, number: u32, rng: &mut SplitMix64) -> [u32; 2] {
+    let table = Variant::Pairs.table();
+    let dealer = (number % 4) as usize;
+    let mut deal_rng = HandRng::new(seed, number);
+    let (cards, n) = deck::shuffled_array(CardSet::FULL, &mut deal_rng);
+    let mut hands = deck::deal(&cards[..n], dealer as u8, table).map(|h| h.0);
+    // A suit, or none (botifarra).
+    let trump = below(rng, 5);
+    let trumps = if trump < 4 {
+        0xfffu64 << (12 * trump)
+    } else {
+        0
+    };
+    let mut leader = (dealer + 1) & 3;
+    let mut points = [0u32; 2];
+    for _ in 0..12 {
+        let mut led = 0u64;
+        // The cards that would beat the winning card.
+        let mut beat = !0u64;
+        let mut winner = leader;
+        let mut won = 1u32;
+        for k in 0..4 {
+            let seat = (leader + k) & 3;
+            let hand = hands[seat];
+            let follow = hand & led;
+            let mut legal = if follow == 0 { hand } else { follow };
+            let partner_winning = k > 0 && winner != seat && (winner ^ seat) & 1 == 0;
+            if !partner_winning && legal & beat != 0 {
+                legal &= beat;
+            }
+            let card = pick_card::<PDEP>(CardSet(legal), rng.next_u64()).expect("a card is held");
+            hands[seat] &= !card.bit().0;
+            won += u32::from(card.points());
+            if k == 0 {
+                led = card.suit_mask().0;
+            }
+            if beat & card.bit().0 != 0 {
+                winner = seat;
+                beat = card.higher_in_suit().0 | (trumps & !card.suit_mask().0);
+            }
+        }
+        points[winner & 1] += won;
+        leader = winner;
+    }
+    points
+}
+
+/// Runs `batch` (which returns the hands it played) until about `seconds`
+/// have passed, printing progress to stderr once a second under `label`.
+fn timed(label: &str, seconds: f64, mut batch: impl FnMut() -> u64) -> BenchReport {
+    let duration = Duration::from_secs_f64(seconds.max(0.0));
     let start = Instant::now();
     let mut next_report = start + Duration::from_secs(1);
     let mut hands = 0u64;
-    let mut match_no = 0u64;
     loop {
         let now = Instant::now();
         let elapsed = now - start;
@@ -314,18 +406,12 @@ pub fn bench_engine(seconds: f64) -> BenchReport {
             let secs = elapsed.as_secs_f64();
             let _ = writeln!(
                 std::io::stderr(),
-                "bench-engine: {hands} hands in {secs:.1} s ({:.0} hands/s)",
+                "{label}: {hands} hands in {secs:.1} s ({:.0} hands/s)",
                 hands as f64 / secs
             );
             next_report += Duration::from_secs(1);
         }
-        // A batch of matches (some 60 hands) between looks at the clock.
-        for _ in 0..16 {
-            let mut m = Match::new(rules.clone(), match_seed(1, match_no))
-                .expect("default rules are valid");
-            match_no += 1;
-            hands += u64::from(play_random_match(&mut m, &mut rng, &mut events));
-        }
+        hands += batch();
     }
 }
 
@@ -382,6 +468,27 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} positions checked");
+    }
+
+    /// The baseline plays real hands: every card once, 72 points, and the
+    /// portable and the fast card pick agree.
+    #[test]
+    fn baseline_hands_play_every_card_and_total_72() {
+        let mut rng = SplitMix64::new(5);
+        let seed = match_seed(5, 0);
+        let mut number = 0;
+        let mut wins = [0; 2];
+        for _ in 0..2000 {
+            number += 1;
+            let mut same = rng.clone();
+            let points = bare_hand(&seed, number, &mut rng);
+            assert_eq!(bare_hand_with::<false>(&seed, number, &mut same), points);
+            assert_eq!(points[0] + points[1], 72, "{points:?}");
+            wins[usize::from(points[1] > points[0])] += 1;
+        }
+        assert!(wins[0] > 500 && wins[1] > 500, "{wins:?}");
+        let r = bench_baseline(0.05);
+        assert!(r.hands > 0 && r.seconds >= 0.05);
     }
 
     #[test]
