@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 use rand::{Rng, TryRng};
 
 use crate::rules::deck::{self, HandRng};
-use crate::rules::{Action, Card, CardSet, Event, Match, Phase, Rules, Seed, TrumpChoice, Variant};
+use crate::rules::legal::beating;
+use crate::rules::{
+    Action, Card, CardSet, Event, Match, Phase, Rules, Seed, Suit, TrumpChoice, Variant,
+};
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of the random choices
 /// here: one word of state and a few instructions per number, so that the
@@ -343,12 +346,7 @@ fn bare_hand_with<const PDEP: bool>(seed: &Seed, number: u32, rng: &mut SplitMix
     let (cards, n) = deck::shuffled_array(CardSet::FULL, &mut deal_rng);
     let mut hands = deck::deal(&cards[..n], dealer as u8, table).map(|h| h.0);
     // A suit, or none (botifarra).
-    let trump = below(rng, 5);
-    let trumps = if trump < 4 {
-        0xfffu64 << (12 * trump)
-    } else {
-        0
-    };
+    let trump = Suit::ALL.get(below(rng, 5) as usize).copied();
     let mut leader = (dealer + 1) & 3;
     let mut points = [0u32; 2];
     for _ in 0..12 {
@@ -362,8 +360,7 @@ fn bare_hand_with<const PDEP: bool>(seed: &Seed, number: u32, rng: &mut SplitMix
             let hand = hands[seat];
             let follow = hand & led;
             let mut legal = if follow == 0 { hand } else { follow };
-            let partner_winning = k > 0 && winner != seat && (winner ^ seat) & 1 == 0;
-            if !partner_winning && legal & beat != 0 {
+            if !table.partners(seat as u8, winner as u8) && legal & beat != 0 {
                 legal &= beat;
             }
             let card = pick_card::<PDEP>(CardSet(legal), rng.next_u64()).expect("a card is held");
@@ -374,7 +371,7 @@ fn bare_hand_with<const PDEP: bool>(seed: &Seed, number: u32, rng: &mut SplitMix
             }
             if beat & card.bit().0 != 0 {
                 winner = seat;
-                beat = card.higher_in_suit().0 | (trumps & !card.suit_mask().0);
+                beat = beating(card, trump).0;
             }
         }
         points[winner & 1] += won;

@@ -80,11 +80,10 @@ impl Trick {
         if self.len == 0 {
             return None;
         }
-        let best = self.best & 3;
         Some(TrickSoFar {
             led: self.cards[0].suit(),
-            winning: self.cards[best as usize],
-            winner: table.after(self.leader, best),
+            winning: self.cards[(self.best & 3) as usize],
+            winner: self.winner(table),
             // Partners sit two places apart: the partner has played when
             // they come within the cards already on the table.
             partner_played: table.pairs && (seat + 6 - self.leader) % 4 < self.len,
@@ -131,12 +130,7 @@ impl Trick {
     /// card of the suit led.
     #[inline]
     pub fn winning(&self, table: Table) -> Option<(Seat, Card)> {
-        (self.len > 0).then(|| {
-            (
-                table.after(self.leader, self.best),
-                self.cards[self.best as usize],
-            )
-        })
+        (self.len > 0).then(|| (self.winner(table), self.cards[(self.best & 3) as usize]))
     }
 }
 
