@@ -4,8 +4,8 @@
 
 mod common;
 
-use botifarra::rules::{Action, Match, Phase, RuleError};
-use common::{act_now, card, dealt, pairs, pass_all, trump};
+use botifarra::rules::{Match, RuleError};
+use common::{pairs_playing, play_action, refused};
 use serde_json::Value;
 
 fn vectors() -> Value {
@@ -48,14 +48,15 @@ fn start(deal: &Value) -> Match {
         .iter()
         .map(strings)
         .collect();
-    let sets: [_; 4] = std::array::from_fn(|s| hands[s].iter().map(|c| card(c)).collect());
-    // The engine's first leader is the dealer's right: dealer = leader - 1.
-    let mut m = dealt(pairs((leader + 3) % 4), sets);
-    act_now(&mut m, trump(deal["trump"].as_str().expect("trump")));
-    pass_all(&mut m);
-    assert_eq!(m.phase(), Phase::Playing);
-    assert_eq!(m.turn(), Some(leader));
-    m
+    let codes: Vec<Vec<&str>> = hands
+        .iter()
+        .map(|h| h.iter().map(String::as_str).collect())
+        .collect();
+    pairs_playing(
+        leader,
+        deal["trump"].as_str().expect("trump"),
+        std::array::from_fn(|s| &codes[s][..]),
+    )
 }
 
 /// Plays the deal until the listed first illegal card (if any); returns the
@@ -71,15 +72,13 @@ fn run(deal: &Value) -> (Match, Option<(RuleError, usize, u8, String)>) {
     for (i, code) in strings(&deal["plays"]).iter().enumerate() {
         let seat = m.turn().expect("the match goes on");
         let trick = i / 4 + 1;
-        let mut events = Vec::new();
-        let result = m.apply(seat, Action::Play { card: card(code) }, &mut events);
         if Some((trick, seat)) == stop {
-            let before = m.clone();
-            let err = result.expect_err("the listed illegal card must be refused");
-            assert_eq!(m, before);
+            // The listed illegal card must be refused, changing nothing.
+            let err = refused(&mut m, seat, play_action(code));
             return (m, Some((err, trick, seat, code.clone())));
         }
-        if let Err(e) = result {
+        let mut events = Vec::new();
+        if let Err(e) = m.apply(seat, play_action(code), &mut events) {
             panic!(
                 "{}: trick {trick}, seat {seat}, {code} refused: {e}",
                 deal["name"]
