@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -28,29 +28,27 @@ pub struct RateLimits {
     pub trust_forwarded_for: bool,
 }
 
-impl Default for RateLimits {
-    fn default() -> RateLimits {
-        RateLimits {
-            per_ip_per_sec: 500,
-            per_token_per_sec: 100,
-            creates_per_min: 600,
-            trust_forwarded_for: false,
-        }
-    }
-}
-
 struct Bucket {
     tokens: f64,
     at: Instant,
+    /// When the bucket will be full again: from then on it is the same as
+    /// no bucket at all, and may be swept.
+    full_at: Instant,
+}
+
+/// The buckets, and the size at which full ones are next swept.
+struct Buckets {
+    map: HashMap<String, Bucket>,
+    sweep_at: usize,
 }
 
 /// Token buckets by key.
 pub struct Limiter {
     limits: RateLimits,
-    buckets: Mutex<HashMap<String, Bucket>>,
+    buckets: Mutex<Buckets>,
 }
 
-/// Buckets kept before idle ones are swept.
+/// Buckets kept before full ones are first swept.
 const SWEEP_AT: usize = 100_000;
 
 impl Limiter {
@@ -58,7 +56,10 @@ impl Limiter {
     pub fn new(limits: RateLimits) -> Limiter {
         Limiter {
             limits,
-            buckets: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(Buckets {
+                map: HashMap::new(),
+                sweep_at: SWEEP_AT,
+            }),
         }
     }
 
@@ -70,18 +71,24 @@ impl Limiter {
         }
         let per_sec = f64::from(rate) / per;
         let now = Instant::now();
-        let mut map = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= SWEEP_AT {
-            map.retain(|_, b| now.duration_since(b.at).as_secs_f64() * per_sec < burst);
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.map.len() >= buckets.sweep_at {
+            // Each bucket by its own rate: only full ones go. The next sweep
+            // waits until the map has doubled, so that a map of busy buckets
+            // is not scanned on every request.
+            buckets.map.retain(|_, b| b.full_at > now);
+            buckets.sweep_at = (buckets.map.len() * 2).max(SWEEP_AT);
         }
-        let b = map.entry(key).or_insert(Bucket {
+        let b = buckets.map.entry(key).or_insert(Bucket {
             tokens: burst,
             at: now,
+            full_at: now,
         });
         b.tokens = (b.tokens + now.duration_since(b.at).as_secs_f64() * per_sec).min(burst);
         b.at = now;
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;
+            b.full_at = now + Duration::from_secs_f64((burst - b.tokens) / per_sec);
             Ok(())
         } else {
             Err(((1.0 - b.tokens) / per_sec).ceil().max(1.0) as u64)
@@ -179,4 +186,36 @@ pub async fn rate_limit(
         return Err(ApiError(e).into());
     }
     next.call(req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep keeps a bucket that is still refilling, whatever the rate of
+    /// the request that triggers it, and drops full ones.
+    #[test]
+    fn a_sweep_drops_only_full_buckets() {
+        let limiter = Limiter::new(RateLimits {
+            per_ip_per_sec: 1,
+            per_token_per_sec: 1,
+            creates_per_min: 1,
+            trust_forwarded_for: false,
+        });
+        limiter.buckets.lock().unwrap().sweep_at = 2;
+        // One creation per minute: the bucket is empty for a minute.
+        assert_eq!(limiter.take("create:a".into(), 1, 60.0, 1.0), Ok(()));
+        // A fast bucket (a million per second) is full again at once.
+        assert_eq!(limiter.take("ip:a".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        std::thread::sleep(Duration::from_millis(5));
+        // This request sweeps: the full fast bucket goes, the creation stays.
+        assert_eq!(limiter.take("ip:b".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        {
+            let buckets = limiter.buckets.lock().unwrap();
+            assert!(buckets.map.contains_key("create:a"));
+            assert!(!buckets.map.contains_key("ip:a"));
+            assert!(buckets.sweep_at >= SWEEP_AT);
+        }
+        assert!(limiter.take("create:a".into(), 1, 60.0, 1.0).is_err());
+    }
 }

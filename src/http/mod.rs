@@ -102,7 +102,7 @@ pub fn openapi_json() -> String {
 }
 
 /// How a server instance runs: workers, rate limits, CORS.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ServeOptions {
     /// Worker threads (default: one per core).
     pub workers: Option<usize>,
