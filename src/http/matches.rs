@@ -168,7 +168,7 @@ macro_rules! action_doc {
             params(
                 ("id" = String, Path, description = "Match id"),
                 ("If-Match" = Option<String>, Header, description = "Act only at this match version, e.g. `\"12\"`"),
-                ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key returns the first answer and changes nothing"),
+                ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer and changes nothing; a seat's key is forgotten once it acts again with another"),
             ),
             request_body = $body,
             security(("seat_token" = [])),
@@ -320,7 +320,7 @@ action_doc!(
     params(
         ("id" = String, Path, description = "Match id"),
         ("If-Match" = Option<String>, Header, description = "Act only at this match version"),
-        ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key returns the first answer"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer; a seat's key is forgotten once it acts again with another"),
     ),
     request_body(content = Option<GuardBody>),
     security(("seat_token" = [])),

@@ -132,7 +132,8 @@ pub struct ActRequest {
     pub seat: Option<Seat>,
     /// Act only if the match is still at this version.
     pub expected_version: Option<u64>,
-    /// A retry with the same key gets the first answer.
+    /// A retry of the seat's latest action with the same key gets the first
+    /// answer; only the seat's latest key is remembered.
     pub idempotency_key: Option<String>,
 }
 

@@ -2,8 +2,8 @@
 //!
 //! The store knows nothing about Botifarra: it keeps, per match, an opaque
 //! state string (JSON written by the service), a version number, an
-//! append-only list of event strings numbered 1, 2, 3, … and the responses
-//! already given to idempotent requests. Every write is a compare-and-set on
+//! append-only list of event strings numbered 1, 2, 3, … and, for each
+//! idempotency slot (a seat), the response to its latest idempotent request. Every write is a compare-and-set on
 //! the version, so two servers acting on the same match can never both win.
 //!
 //! Two implementations share one contract (see `tests/store_contract.rs`):
@@ -44,7 +44,8 @@ pub enum CommitOutcome {
         /// The version currently stored.
         current_version: u64,
     },
-    /// The idempotency key was already used for this match; nothing changed.
+    /// The idempotency key is the latest one remembered for its slot;
+    /// nothing changed.
     Duplicate {
         /// The response remembered with the key by the first commit.
         response: String,

@@ -9,7 +9,7 @@
 //! | --- | --- | --- |
 //! | `bf:{<id>}:state` | hash | `v`: the version, `s`: the state |
 //! | `bf:{<id>}:ev` | list | event JSON; event `seq` is at index `seq - 1` |
-//! | `bf:{<id>}:idem` | hash | idempotency key → remembered response |
+//! | `bf:{<id>}:idem` | hash | idempotency key → remembered response, and `\0last:<slot>` → the slot's latest key |
 //!
 //! All three expire together: every write sets their TTL again.
 //!
