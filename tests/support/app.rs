@@ -9,7 +9,7 @@ use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryStore, RedisStore};
 use reqwest::{Client, Method, StatusCode};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Which store a test server uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,11 +174,6 @@ impl TestApp {
         }
         (id, tokens)
     }
-}
-
-/// A body creating a match with four remote seats and these rules.
-pub fn four_remote(rules: Value) -> Value {
-    json!({"rules": rules})
 }
 
 /// Every card code found anywhere in a JSON document (any string value that
