@@ -221,12 +221,7 @@ impl Service {
         let mut seat_tokens = Vec::new();
         for (i, spec) in specs.into_iter().enumerate() {
             let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
-            if bots::by_name(&bot).is_none() {
-                return Err(Error::InvalidRequest(format!(
-                    "unknown bot {bot:?}; house bots: {}",
-                    bots::NAMES.join(", ")
-                )));
-            }
+            house_bot(&bot)?;
             if let Some(name) = &spec.name
                 && name.chars().count() > self.limits.max_name_len
             {
@@ -334,12 +329,14 @@ impl Service {
     /// The seat of `token` in `rec`; `None` without a token.
     fn seat_of(rec: &MatchRecord, token: Option<&str>) -> Result<Option<Seat>, Error> {
         let Some(token) = token else { return Ok(None) };
+        // Hashed once, compared with every seat's hash.
+        let hash = tokens::hash_token(token);
         rec.seats
             .iter()
             .position(|s| {
                 s.token_sha256
                     .as_deref()
-                    .is_some_and(|h| tokens::token_matches(token, h))
+                    .is_some_and(|h| tokens::hash_matches(&hash, h))
             })
             .map(|i| Some(i as Seat))
             .ok_or_else(|| {
@@ -461,12 +458,7 @@ impl Service {
         let hint = match hint {
             None => None,
             Some(name) => {
-                let bot = bots::by_name(name).ok_or_else(|| {
-                    Error::InvalidRequest(format!(
-                        "unknown bot {name:?}; house bots: {}",
-                        bots::NAMES.join(", ")
-                    ))
-                })?;
+                let bot = house_bot(name)?;
                 (!actions.is_empty())
                     .then(|| bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec)))
             }
@@ -616,6 +608,16 @@ fn advance(
         };
     }
     Ok(applied)
+}
+
+/// The house bot called `name`, or the error naming the ones there are.
+fn house_bot(name: &str) -> Result<&'static dyn bots::Bot, Error> {
+    bots::by_name(name).ok_or_else(|| {
+        Error::InvalidRequest(format!(
+            "unknown bot {name:?}; house bots: {}",
+            bots::NAMES.join(", ")
+        ))
+    })
 }
 
 fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {

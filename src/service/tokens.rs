@@ -33,9 +33,10 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// Whether `token` hashes to `stored` (compared in constant time).
-pub fn token_matches(token: &str, stored: &str) -> bool {
-    hash_token(token).as_bytes().ct_eq(stored.as_bytes()).into()
+/// Whether a presented token's hash ([`hash_token`]) is `stored` (compared
+/// in constant time).
+pub fn hash_matches(hash: &str, stored: &str) -> bool {
+    hash.as_bytes().ct_eq(stored.as_bytes()).into()
 }
 
 /// A short, non-reversible key for a presented token (rate-limit buckets).
