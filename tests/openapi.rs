@@ -1,4 +1,7 @@
-//! The committed OpenAPI document is the one the code generates.
+//! The committed OpenAPI document is the one the code generates, and the
+//! one a running server serves.
+
+mod support;
 
 use serde_json::Value;
 
@@ -62,4 +65,16 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
             }
         }
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_serves_the_generated_document_and_swagger_ui() {
+    let app = support::app::spawn_app(support::app::Backend::Memory).await;
+    let served = app.get("/api-docs/openapi.json", None).await;
+    assert_eq!(served.status, reqwest::StatusCode::OK);
+    let generated: Value = serde_json::from_str(&botifarra::http::openapi_json()).unwrap();
+    assert_eq!(served.json, generated);
+    let ui = app.get("/swagger-ui/", None).await;
+    assert_eq!(ui.status, reqwest::StatusCode::OK);
+    assert!(ui.text.contains("swagger"), "{}", ui.text);
 }

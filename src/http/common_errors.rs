@@ -43,7 +43,7 @@ const COMMON: &[(&str, &str, AppliesTo)] = &[
     (
         "503",
         "Store unavailable (`store_unavailable`); nothing changed, retry later",
-        |p, _| p.starts_with("/v1/") || p == "/readyz",
+        |p, _| p.starts_with("/v1/"),
     ),
 ];
 

@@ -23,11 +23,8 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::service::{Error, Service};
-use error::{ApiError, problem_for_any_error};
-
-/// The version of the API contract, pinned in the OpenAPI document.
-pub const API_VERSION: &str = "1.0.0";
+use crate::service::Service;
+use error::problem_for_any_error;
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -126,11 +123,13 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 }
 
 /// The application: routes, extractor error handlers, size limits, rate
-/// limits, CORS, request metrics, Swagger UI.
-pub fn app(
+/// limits, CORS, request metrics, Swagger UI serving `api` (built once by
+/// [`openapi`], shared by every worker).
+fn app(
     svc: Data<Service>,
     limiter: Data<limit::Limiter>,
     cors_origins: Vec<String>,
+    api: utoipa::openapi::OpenApi,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -140,9 +139,8 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let (app, mut api) = App::new()
+    App::new()
         .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
         .app_data(svc)
         .app_data(limiter)
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
@@ -154,15 +152,9 @@ pub fn app(
             web::PathConfig::default()
                 .error_handler(|e, _| error::invalid(format!("invalid path: {e}"))),
         )
-        .app_data(
-            web::JsonConfig::default()
-                .limit(MAX_BODY_BYTES)
-                .error_handler(|e, _| error::invalid(e)),
-        )
         .configure(routes)
-        .split_for_parts();
-    common_errors::add(&mut api);
-    app.service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .into_app()
+        .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
         .wrap(cors(&cors_origins))
@@ -183,16 +175,12 @@ pub fn serve(
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let origins = opts.cors_origins.clone();
-    let mut server = HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone()))
-        .listen(listener)?;
+    let api = openapi();
+    let mut server =
+        HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone(), api.clone()))
+            .listen(listener)?;
     if let Some(w) = opts.workers {
         server = server.workers(w);
     }
     Ok(server.shutdown_timeout(10).run())
-}
-
-impl From<ApiError> for Error {
-    fn from(e: ApiError) -> Error {
-        e.0
-    }
 }
