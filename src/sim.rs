@@ -64,7 +64,7 @@ impl TryRng for SplitMix64 {
 /// The high 32 bits are scaled by `n` (Lemire's method without the
 /// rejection step): the bias is below `n / 2^32`, irrelevant for random play.
 #[inline]
-fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
+pub(crate) fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
     (((rng.next_u64() >> 32) * u64::from(n)) >> 32) as u32
 }
 

@@ -4,7 +4,7 @@
 //! Everything here is computed from a [`GameView`] alone, so a bot built on
 //! it can never use a card its seat may not know.
 
-use crate::rules::legal::beating;
+use crate::rules::legal::{TrickSoFar, beating};
 use crate::rules::trick::Trick;
 use crate::rules::view::GameView;
 use crate::rules::{Card, CardSet, Rules, Seat, Suit, Table, Trump};
@@ -118,17 +118,7 @@ impl Knowledge {
     /// Hand sizes are left as they are.
     #[inline]
     pub fn observe(&mut self, seat: Seat, card: Card) {
-        if let (Some(led), Some((winner, w))) = (self.trick.led(), self.trick.winning(self.table)) {
-            let partner_played = self
-                .trick
-                .seats(self.table)
-                .any(|s| self.table.partners(s, seat));
-            let seen = Seen {
-                led: led.suit(),
-                w,
-                winner,
-                partner_played,
-            };
+        if let Some(seen) = self.trick.so_far(self.table, seat) {
             let f = reveals(self.options, self.table, self.trump, &seen, seat, card);
             self.forbidden[seat as usize] = self.forbidden[seat as usize] | f.forbidden;
             self.voids[seat as usize] = self.voids[seat as usize] | f.void;
@@ -175,21 +165,13 @@ impl Knowledge {
     }
 }
 
-/// The trick as it stood when a card was played.
-struct Seen {
-    led: Suit,
-    w: Card,
-    winner: Seat,
-    partner_played: bool,
-}
-
 /// What a single play revealed about the player's hand.
 struct Revealed {
     void: CardSet,
     forbidden: CardSet,
 }
 
-/// What playing `c` by `p` revealed, when `seen.w` (by `seen.winner`) was
+/// What playing `c` by `p` revealed, when `seen.winning` (by `seen.winner`) was
 /// winning a trick led in `seen.led`.
 ///
 /// - Not following the led suit reveals a void in it.
@@ -204,13 +186,13 @@ fn reveals(
     rules: Options,
     table: Table,
     trump: Option<Suit>,
-    seen: &Seen,
+    seen: &TrickSoFar,
     p: Seat,
     c: Card,
 ) -> Revealed {
-    let Seen {
+    let TrickSoFar {
         led,
-        w,
+        winning: w,
         winner,
         partner_played,
     } = *seen;

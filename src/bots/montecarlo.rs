@@ -96,9 +96,12 @@ impl MonteCarloBot {
         let mut sums = vec![0.0f64; candidates.len()];
         let per_deal = candidates.len() as u32;
         let mut done = 0u32;
+        // Built once; only the hidden hands change from one sample to the next.
+        let mut root = state_from_view(view, &k, [CardSet::EMPTY; 4]);
         while done + per_deal <= self.playouts.max(per_deal) {
             let deal = sampler.sample(rng);
-            let root = state_from_view(view, &k, deal);
+            root.dealt = deal;
+            root.hands = deal;
             for (sum, &c) in sums.iter_mut().zip(&candidates) {
                 let mut h = root.clone();
                 let mut public = k;

@@ -42,25 +42,11 @@ pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> Ha
 /// hand is over.
 #[inline]
 pub fn step(h: &mut HandState, table: Table, card: Card) -> bool {
-    let seat = h.turn;
-    let trump = h.trump.and_then(Trump::suit);
-    h.hands[seat as usize].remove(card);
-    h.trick.push(card, trump);
-    if (h.trick.len() as u8) < table.seats {
-        h.turn = table.next(seat);
-        return false;
+    let takes = h.trick.takes(card, h.trump.and_then(Trump::suit));
+    if h.put(table, card, takes) {
+        h.score_trick(table);
     }
-    let (winner, _) = h.trick.winning(table).unwrap_or((seat, card));
-    let side = table.side(winner) as usize;
-    h.points[side] += h.trick.cards().iter().map(|c| c.points()).sum::<u8>() + 1;
-    h.tricks_won[side] += 1;
-    h.turn = winner;
-    h.trick = crate::rules::trick::Trick::led_by(winner);
-    if h.hands[winner as usize].is_empty() {
-        h.stage = Stage::Over;
-        return true;
-    }
-    false
+    h.stage == Stage::Over
 }
 
 /// How the players of a playout choose their cards.

@@ -14,6 +14,7 @@ use rand::Rng;
 use super::knowledge::Knowledge;
 use crate::rules::view::GameView;
 use crate::rules::{Card, CardSet};
+use crate::sim::{below, random_card};
 
 /// `n` deals of the cards `view`'s seat cannot see, each as the four seats'
 /// hands (the seat's own hand exact; unused seats empty).
@@ -89,7 +90,7 @@ impl Sampler {
             return deal;
         }
         while !left.is_empty() {
-            let c = left.nth(below(rng, left.len())).unwrap_or_default();
+            let c = random_card(left, rng).unwrap_or_default();
             left.remove(c);
             let i = self.pick_seat(c, left, &mut need, rng);
             deal[self.others[i]].insert(c);
@@ -154,10 +155,4 @@ fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
         mask &= mask.wrapping_sub(1);
         (i < 32).then_some(i)
     })
-}
-
-/// A uniform number in `0..n` (`n` > 0).
-#[inline]
-fn below<R: Rng>(rng: &mut R, n: u32) -> u32 {
-    (((rng.next_u64() >> 32) * u64::from(n)) >> 32) as u32
 }

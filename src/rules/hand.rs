@@ -319,33 +319,55 @@ impl HandState {
             return Err(refusal(self.play_context(rules, table), card));
         }
         debug_assert_eq!(legal, legal_cards(&self.play_context(rules, table)));
-        let seat = self.turn;
-        self.hands[seat as usize].remove(card);
-        self.trick.push_taking(card, beat.contains(card));
-        events.push(Event::CardPlayed { seat, card });
-        if (self.trick.len() as u8) < table.seats {
-            self.turn = table.next(seat);
-            return Ok(());
+        events.push(Event::CardPlayed {
+            seat: self.turn,
+            card,
+        });
+        if self.put(table, card, beat.contains(card)) {
+            self.close_trick(table, events);
         }
-        self.close_trick(table, events);
         Ok(())
     }
 
-    /// Scores the complete trick on the table and opens the next one, or
-    /// ends the hand after the last. Kept out of [`HandState::play`], whose
-    /// hot path is a card that does not complete a trick.
+    /// Puts `card` (already known to be legal) on the trick for the seat to
+    /// play, taking the lead when `takes`; returns whether that completes
+    /// the trick, else passes the turn. [`HandState::play`] and the bots'
+    /// playouts share it, and [`HandState::score_trick`].
+    #[inline]
+    pub(crate) fn put(&mut self, table: Table, card: Card, takes: bool) -> bool {
+        let seat = self.turn;
+        self.hands[seat as usize].remove(card);
+        self.trick.push_taking(card, takes);
+        if (self.trick.len() as u8) < table.seats {
+            self.turn = table.next(seat);
+            return false;
+        }
+        true
+    }
+
+    /// Records and scores the complete trick on the table. Kept out of
+    /// [`HandState::play`], whose hot path is a card that does not complete
+    /// a trick.
     #[inline(never)]
     fn close_trick(&mut self, table: Table, events: &mut Vec<Event>) {
+        self.tricks.push(self.trick);
+        let (winner, won) = self.score_trick(table);
+        events.push(Event::TrickWon {
+            seat: winner,
+            points: won,
+        });
+    }
+
+    /// Scores the complete trick on the table and opens the next one, or
+    /// ends the hand after the last; returns the winner and the points the
+    /// trick carried (its trick point included).
+    #[inline(always)]
+    pub(crate) fn score_trick(&mut self, table: Table) -> (Seat, u8) {
         let winner = self.trick.winner(table);
         let side = table.side(winner) as usize;
         let won = self.trick.cards().iter().map(|c| c.points()).sum::<u8>() + 1;
         self.points[side] += won;
         self.tricks_won[side] += 1;
-        self.tricks.push(self.trick);
-        events.push(Event::TrickWon {
-            seat: winner,
-            points: won,
-        });
         // Every seat has played as many cards as the others: the hand is
         // over when the winner's is empty.
         if self.hands[winner as usize].is_empty() {
@@ -354,6 +376,7 @@ impl HandState {
             self.turn = winner;
             self.trick = Trick::led_by(winner);
         }
+        (winner, won)
     }
 }
 

@@ -51,8 +51,13 @@ impl Trick {
     /// Adds the next card; `trump` decides whether it takes the lead.
     #[inline]
     pub fn push(&mut self, c: Card, trump: Option<Suit>) {
-        let takes = self.len > 0 && beats(c, self.cards[self.best as usize], trump);
-        self.push_taking(c, takes);
+        self.push_taking(c, self.takes(c, trump));
+    }
+
+    /// Whether `c`, played next, would take the lead of the trick.
+    #[inline]
+    pub(crate) fn takes(&self, c: Card, trump: Option<Suit>) -> bool {
+        self.len > 0 && beats(c, self.cards[self.best as usize], trump)
     }
 
     /// Adds the next card, which takes the lead when `takes` (the caller
