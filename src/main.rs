@@ -84,7 +84,7 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
             creates_per_min: args.creates_per_minute,
             trust_forwarded_for: args.trust_forwarded_for,
         },
-        cors_origins: args.cors_origins.clone(),
+        cors_origins: args.cors_origins,
     };
     botifarra::http::serve(listener, svc, opts)?.await
 }

@@ -74,8 +74,9 @@ pub fn seed_commitment(seed: &Seed) -> String {
     hex::encode(Sha256::digest(seed))
 }
 
-/// The cards of `deck` in index order, as a dealable list.
-pub fn ordered(deck: CardSet) -> Vec<Card> {
+/// The cards of `deck` in index order, as a dealable list (for tests).
+#[cfg(test)]
+fn ordered(deck: CardSet) -> Vec<Card> {
     deck.iter().collect()
 }
 
@@ -93,14 +94,15 @@ pub fn deal(deck: &[Card], dealer: Seat, table: Table) -> [CardSet; 4] {
     hands
 }
 
-/// A freshly shuffled and cut deck for one hand.
-pub fn shuffled(deck: CardSet, rng: &mut HandRng) -> Vec<Card> {
+/// [`shuffled_array`] as a list (for tests).
+#[cfg(test)]
+fn shuffled(deck: CardSet, rng: &mut HandRng) -> Vec<Card> {
     let (cards, n) = shuffled_array(deck, rng);
     cards[..n].to_vec()
 }
 
-/// [`shuffled`] into a fixed buffer: the same order, no allocation. Returns
-/// the buffer and how many of its cards are the deck.
+/// A freshly shuffled and cut deck for one hand, in a fixed buffer (no
+/// allocation). Returns the buffer and how many of its cards are the deck.
 pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], usize) {
     let (mut cards, n) = in_order(deck);
     rng.shuffle(&mut cards[..n]);

@@ -239,11 +239,12 @@ impl Match {
 
     /// The actions `seat` may make now (empty when it is not its turn).
     pub fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        if self.turn() != Some(seat) {
+        let phase = self.phase();
+        if self.turn_in(phase) != Some(seat) {
             return Vec::new();
         }
         let table = self.table();
-        match (self.phase(), &self.hand) {
+        match (phase, &self.hand) {
             (Phase::AwaitingDeal, _) => vec![Action::Deal],
             (Phase::ChoosingTrump, Some(h)) => h
                 .trump_choices(table)
@@ -434,12 +435,7 @@ impl Match {
                     .iter()
                     .map(|c| Move::Act(c.seat, Action::Double { call: c.call })),
             );
-            for t in h
-                .tricks
-                .iter()
-                // A hand forfeited mid-trick keeps the cards of that trick.
-                .chain((h.stage == Stage::Playing || h.forfeit.is_some()).then_some(&h.trick))
-            {
+            for t in h.tricks.iter().chain(h.trick_on_table()) {
                 for (seat, &card) in t.seats(table).zip(t.cards()) {
                     out.push(Move::Act(seat, Action::Play { card }));
                 }
@@ -459,14 +455,22 @@ impl Match {
         let mut m = Match::new(rules, seed).map_err(|e| e.to_string())?;
         let mut events = Vec::new();
         for (i, mv) in moves.iter().enumerate() {
-            let r = match *mv {
-                Move::Act(seat, action) => m.apply(seat, action, &mut events),
-                Move::Resign(seat) => m.resign(seat, &mut events),
-            };
-            r.map_err(|e| format!("move {i} ({mv:?}): {e}"))?;
+            m.perform(*mv, &mut events)
+                .map_err(|e| format!("move {i} ({mv:?}): {e}"))?;
             events.clear();
         }
         Ok(m)
+    }
+
+    /// Makes one move of the log: [`Match::apply`] or [`Match::resign`].
+    ///
+    /// # Errors
+    /// As theirs; the match is then unchanged.
+    pub fn perform(&mut self, mv: Move, events: &mut Vec<Event>) -> Result<(), RuleError> {
+        match mv {
+            Move::Act(seat, action) => self.apply(seat, action, events),
+            Move::Resign(seat) => self.resign(seat, events),
+        }
     }
 
     /// The multiplier in force in the hand in progress (1 when none).

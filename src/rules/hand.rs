@@ -109,6 +109,14 @@ impl HandState {
         }
     }
 
+    /// The cards of the trick being played, if any: while the hand is being
+    /// played, and after a forfeit in the middle of a trick (the record
+    /// keeps those cards).
+    pub fn trick_on_table(&self) -> Option<&Trick> {
+        ((self.stage == Stage::Playing || self.forfeit.is_some()) && !self.trick.is_empty())
+            .then_some(&self.trick)
+    }
+
     /// The multiplier in force: 2 under botifarra, times the doubling factor.
     pub fn multiplier(&self, rules: &Rules) -> u32 {
         let base = if self.trump == Some(Trump::Botifarra) {

@@ -115,8 +115,8 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
 
 /// The legal cards for the seat; never empty while it holds a card.
 ///
-/// The same sets as [`stages`] without the reasons: this is the hot path of
-/// every simulation.
+/// The same sets as [`stages`] without the reasons, from a [`PlayContext`]
+/// (the engine reads the same narrowing straight from its hand state).
 #[inline]
 pub fn legal_cards(ctx: &PlayContext) -> CardSet {
     let Some(t) = ctx.trick else { return ctx.hand };

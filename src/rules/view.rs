@@ -219,8 +219,8 @@ impl Match {
                     .iter()
                     .map(|t| TrickView::of(t, table, true))
                     .collect();
-                if (h.stage == Stage::Playing || h.forfeit.is_some()) && !h.trick.is_empty() {
-                    tricks.push(TrickView::of(&h.trick, table, false));
+                if let Some(t) = h.trick_on_table() {
+                    tricks.push(TrickView::of(t, table, false));
                 }
                 HandRecordView {
                     hand_number: h.number,

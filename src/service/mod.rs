@@ -24,7 +24,7 @@ use utoipa::ToSchema;
 
 use crate::bots;
 use crate::rules::view::HistoryView;
-use crate::rules::{Action, Event, Match, Phase, Rules, Seat};
+use crate::rules::{Action, Event, Match, Move, Phase, Rules, Seat};
 use crate::store::{Commit, CommitOutcome, MatchStore};
 
 pub use clock::{now_ms, rfc3339};
@@ -121,6 +121,16 @@ pub enum Act {
     Action(Action),
     /// Forfeit the hand for the caller's side.
     Resign,
+}
+
+impl Act {
+    /// This act made by `seat`, as the engine's move log writes it.
+    pub fn by(self, seat: Seat) -> Move {
+        match self {
+            Act::Action(a) => Move::Act(seat, a),
+            Act::Resign => Move::Resign(seat),
+        }
+    }
 }
 
 /// An action request with its optional guards.
@@ -400,10 +410,7 @@ impl Service {
             let before = rec.version;
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
-            match req.act {
-                Act::Action(a) => rec.game.apply(seat, a, &mut engine_events)?,
-                Act::Resign => rec.game.resign(seat, &mut engine_events)?,
-            }
+            rec.game.perform(req.act.by(seat), &mut engine_events)?;
             events.extend(engine_events.iter().map(events::stored));
             rec.version += 1;
             let now = now_ms();
@@ -592,11 +599,9 @@ fn advance(
             ));
         }
         engine_events.clear();
-        match act {
-            Act::Action(a) => rec.game.apply(seat, a, &mut engine_events),
-            Act::Resign => rec.game.resign(seat, &mut engine_events),
-        }
-        .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
+        rec.game
+            .perform(act.by(seat), &mut engine_events)
+            .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
         events.extend(engine_events.iter().map(events::stored));
         rec.version += 1;
         rec.deadline_ms = None;
