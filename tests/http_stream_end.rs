@@ -30,6 +30,11 @@ async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
             .await;
         assert_eq!(r.status, 200, "{}", r.text);
     }
+    assert_eq!(
+        app.get(&path, Some(&token)).await.json["phase"],
+        "match_over",
+        "the match must be over for this test"
+    );
     let last = app.get(&format!("{path}/events"), None).await.json["last_seq"]
         .as_u64()
         .expect("last_seq");
@@ -48,4 +53,21 @@ async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
             .unwrap();
         assert!(!body.contains("event:"), "no events after the last: {body}");
     }
+}
+
+/// The stream checks the match and the token before it starts: a plain
+/// problem answer, not a stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_refuses_an_unknown_match_or_a_wrong_token_before_starting() {
+    let app = spawn_app(Backend::Memory).await;
+    let missing = app.get("/v1/matches/no-such-match/stream", None).await;
+    assert_eq!(missing.status, 404, "{}", missing.text);
+    assert_eq!(missing.content_type, "application/problem+json");
+    assert_eq!(missing.json["code"], "match_not_found");
+    let (id, _) = app.create(json!({})).await;
+    let wrong = app
+        .get(&format!("/v1/matches/{id}/stream"), Some("not-a-token"))
+        .await;
+    assert_eq!(wrong.status, 401, "{}", wrong.text);
+    assert_eq!(wrong.json["code"], "unauthorized");
 }

@@ -257,7 +257,10 @@ impl IntoAct for ActionRequest {
             };
         let expected_version = guard_field(obj, "expected_version")?;
         let seat = guard_field(obj, "seat")?
-            .map(|s| u8::try_from(s).map_err(|_| Error::InvalidRequest("seat is 0 to 3".into())))
+            .map(|s| {
+                u8::try_from(s)
+                    .map_err(|_| Error::InvalidRequest("seat must be a seat number".into()))
+            })
             .transpose()?;
         let action: Action = serde_json::from_value(v).map_err(|e| {
             Error::InvalidRequest(format!("not an action ({e}); post one object of legal_actions, like {{\"type\": \"play\", \"card\": \"9O\"}}"))

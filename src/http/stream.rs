@@ -87,11 +87,15 @@ pub async fn stream_events(
         ),
     };
     let after = last_event_id.or(q.after).unwrap_or(0);
-    // Check the match and the token before the stream starts.
-    let first = svc.events(&id, bearer.0.as_deref(), after, 0, 1).await?;
+    // Check the match and the token before the stream starts (one read).
+    let phase = svc.view(&id, bearer.0.as_deref()).await?.game.phase;
     // Resuming past the end of a finished match: nothing will ever come.
-    let done = first.events.is_empty()
-        && svc.view(&id, bearer.0.as_deref()).await?.game.phase == Phase::MatchOver;
+    let done = phase == Phase::MatchOver
+        && svc
+            .events(&id, bearer.0.as_deref(), after, 0, 1)
+            .await?
+            .events
+            .is_empty();
     let cursor = Cursor {
         svc: svc.into_inner(),
         id: id.into_inner(),
