@@ -29,7 +29,8 @@ pub use report::{ArenaReport, BotStats, Estimate};
 #[derive(Debug, Clone, Args)]
 pub struct ArenaArgs {
     /// Player A: a house bot (`heuristic`, `random`, `montecarlo`),
-    /// `montecarlo:<playouts>:<max_ms>`, or an external bot's `http://` URL.
+    /// `montecarlo:<playouts>:<max_ms>[:heuristic|greedy]`, or an external
+    /// bot's `http://` URL.
     #[arg(long, default_value = "heuristic")]
     pub a: String,
     /// Player B, as for `--a`.
@@ -64,7 +65,7 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     /// A player name that is neither a house bot nor a URL.
-    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>, or an http:// URL", names = crate::bots::NAMES.join(", "))]
+    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy], or an http:// URL", names = crate::bots::NAMES.join(", "))]
     UnknownBot(String),
     /// An external bot failed.
     #[error("external bot {url}: {detail}")]

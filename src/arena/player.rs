@@ -28,13 +28,13 @@ pub enum Player {
 
 impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
-    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:greedy]` for a
-    /// Monte Carlo bot with that budget (and rollout policy), or an `http://` URL for an external bot.
+    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy]`
+    /// for a Monte Carlo bot with that budget (and rollout policy), or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
     pub fn parse(name: &str) -> Result<Player, ArenaError> {
-        if name.starts_with("http://") || name.starts_with("https://") {
+        if name.starts_with("http://") {
             let agent = ureq::Agent::config_builder()
                 .timeout_global(Some(Duration::from_secs(30)))
                 .build()

@@ -6,7 +6,7 @@
 //! engine, so every rule of delegation, Estevet and doubling rounds applies.
 //! Each candidate action is then tried on every sampled deal: the other
 //! seats finish the bidding with the heuristic player's rules, the hand is
-//! played out with heuristic playouts, and the candidate is worth what the
+//! played out with the bot's playouts, and the candidate is worth what the
 //! seat's side records (multiplier included). An Estevet is never tried.
 
 use std::time::{Duration, Instant};

@@ -76,8 +76,7 @@ pub fn choose_card(k: &Knowledge, legal: CardSet) -> Card {
         }
         cands.remove(c);
     }
-    // Nothing is sure to hold: win as cheaply as possible for now, unless a
-    // partner still to play is more likely to take it.
+    // Nothing is sure to hold: win as cheaply as possible for now.
     cheapest_winner(beaters, k.trump).unwrap_or_default()
 }
 

@@ -6,7 +6,8 @@
 //! - `random`: uniformly random legal actions;
 //! - `heuristic` (the default): rule-based trump choice, doubles and play;
 //! - `montecarlo`: samples the hidden cards consistently with the view
-//!   ([`sample_deals`]) and plays each candidate card out on many deals.
+//!   (a [`sample::Sampler`]; [`sample_deals`] draws such deals in one call)
+//!   and plays each candidate card out on many deals.
 
 mod bid_search;
 mod bidding;

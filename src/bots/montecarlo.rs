@@ -1,8 +1,9 @@
 //! A Monte Carlo player (determinization, "perfect information Monte
 //! Carlo"): it deals the unseen cards at random consistently with what its
 //! seat has seen ([`super::sample`]), plays each legal card on every sampled
-//! deal and finishes the hand with fast playouts in which every seat plays
-//! the heuristic player's card ([`super::playout`]), and plays the card with
+//! deal and finishes the hand with fast playouts ([`super::playout`]: every
+//! seat plays the heuristic player's card, or with the `greedy` rollout the
+//! best card seeing every hand of the sample), and plays the card with
 //! the best average result. The deals are shared by all candidates (common
 //! random numbers), so their differences are measured with little noise.
 //!
