@@ -63,20 +63,22 @@ async fn every_error_code_is_a_problem(backend: Backend) {
     let m = |p: &str| format!("/v1/matches/{id}{p}");
 
     // invalid_request: malformed JSON, unknown card, unknown field, bad rules, bad seed.
-    let bad_json = app.send(Method::POST, "/v1/matches", None, None, &[]).await;
+    let empty_body = app.send(Method::POST, "/v1/matches", None, None, &[]).await;
     assert_eq!(
-        bad_json.status,
+        empty_body.status,
         StatusCode::CREATED,
         "an empty create body means defaults"
     );
-    let r = app
-        .client
-        .post(format!("{}/v1/matches", app.base))
-        .body("{nope")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 400);
+    assert_problem(
+        &app.post_raw("/v1/matches", "{nope").await,
+        400,
+        "invalid_request",
+    );
+    assert_problem(
+        &app.post_raw(&m("/play"), "{\"card\": ").await,
+        400,
+        "invalid_request",
+    );
     assert_problem(
         &app.post(&m("/play"), Some(&t[1]), json!({"card": "13Z"}))
             .await,

@@ -3,8 +3,10 @@
 
 mod common;
 
-use botifarra::rules::{Action, Call, CallRecord, Event, Match, Phase, RuleError, Variant};
-use common::{act, call, dealt, hands_of, legal_now, refused, rules, trump, turn};
+use botifarra::rules::{Call, CallRecord, Event, Match, Phase, RuleError, Variant};
+use common::{
+    act, call, dealt, declares, hands_of, legal_now, must_choose, refused, rules, trump, turn,
+};
 
 const FOUR: [&[&str]; 4] = [&["1O"], &["2O"], &["3O"], &["4O"]];
 const THREE: [&[&str]; 4] = [&["1O"], &["5O"], &["6O"], &[]];
@@ -15,27 +17,6 @@ fn abarrotada(dealer: u8) -> Match {
 
 fn abarrotada3(dealer: u8) -> Match {
     dealt(rules(Variant::Abarrotada3, dealer), hands_of(THREE))
-}
-
-fn declares() -> Vec<Action> {
-    ["O", "C", "E", "B", "botifarra"]
-        .iter()
-        .map(|w| trump(w))
-        .collect()
-}
-
-fn must_choose(m: &mut Match, seat: u8) {
-    assert_eq!(turn(m), seat);
-    assert_eq!(legal_now(m), declares());
-    let err = refused(m, seat, trump("delegate"));
-    assert_eq!(
-        err,
-        RuleError::Illegal("you received the choice and must name a suit or botifarra".into())
-    );
-    assert!(matches!(
-        refused(m, seat, trump("estevet")),
-        RuleError::Illegal(_)
-    ));
 }
 
 #[test]

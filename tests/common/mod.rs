@@ -134,6 +134,30 @@ pub fn legal_now(m: &Match) -> Vec<Action> {
     m.legal_actions(turn(m))
 }
 
+/// The five declarations: a suit or botifarra.
+pub fn declares() -> Vec<Action> {
+    ["O", "C", "E", "B", "botifarra"]
+        .iter()
+        .map(|w| trump(w))
+        .collect()
+}
+
+/// `seat` is to choose trump and may not hand the choice on: only the five
+/// declarations are listed, and delegating (or an Estevet) is refused.
+pub fn must_choose(m: &mut Match, seat: Seat) {
+    assert_eq!(turn(m), seat);
+    assert_eq!(legal_now(m), declares());
+    let err = refused(m, seat, trump("delegate"));
+    assert_eq!(
+        err,
+        RuleError::Illegal("you received the choice and must name a suit or botifarra".into())
+    );
+    assert!(matches!(
+        refused(m, seat, trump("estevet")),
+        RuleError::Illegal(_)
+    ));
+}
+
 /// A match whose first hand is dealt and then replaced by `hands`; the
 /// dealer is to choose trump.
 pub fn dealt(rules: Rules, hands: [CardSet; 4]) -> Match {

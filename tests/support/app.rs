@@ -133,6 +133,21 @@ impl TestApp {
                 .header("content-type", "application/json")
                 .body(b.to_string());
         }
+        Self::reply(req).await
+    }
+
+    /// `POST path` with a raw body sent as JSON (malformed on purpose).
+    pub async fn post_raw(&self, path: &str, body: &str) -> Reply {
+        let req = self
+            .client
+            .post(format!("{}{}", self.base, path))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        Self::reply(req).await
+    }
+
+    /// Sends `req` and reads the answer.
+    async fn reply(req: reqwest::RequestBuilder) -> Reply {
         let resp = req.send().await.expect("the request reaches the server");
         let status = resp.status();
         let content_type = resp
