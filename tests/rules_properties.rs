@@ -261,7 +261,7 @@ proptest! {
     #[test]
     fn random_matches_keep_every_invariant(variant in 0u8..3, bits in any::<u32>(), hands in 1u32..=4, seed in any::<u64>()) {
         let rules = rules_from(variant, bits, hands);
-        run_match(rules, &mut SplitMix(seed));
+        run_match(rules, &mut SplitMix::new(seed));
     }
 }
 
@@ -272,7 +272,7 @@ proptest! {
     /// against the oracle at every card.
     #[test]
     fn legal_sets_follow_the_rules_in_every_mode(variant in 0u8..3, mode in 0u8..3, seed in any::<u64>()) {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix::new(seed);
         let mut rules = rules_from(variant, 0, 1);
         rules.forced = mode == 1 && rules.variant.table().pairs;
         rules.must_trump = mode == 2;

@@ -144,7 +144,7 @@ proptest! {
     #[test]
     fn views_hide_held_cards_and_matches_replay(variant in 0u8..3, bits in any::<u32>(), hands in 1u32..=3, seed in any::<u64>()) {
         let rules = rules_from(variant, bits, hands);
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix::new(seed);
         let mut m = Match::new(rules, rng.seed()).expect("valid rules");
         check_secrecy(&m, &[]);
         while m.phase() != Phase::MatchOver {
@@ -177,7 +177,7 @@ fn resigning_mid_trick_replays() {
             ..common::rules(variant, 0)
         };
         let mut m = Match::new(rules, common::seed(5)).unwrap();
-        let mut rng = SplitMix(5);
+        let mut rng = SplitMix::new(5);
         while m
             .hand
             .as_ref()
@@ -201,7 +201,7 @@ fn twenty_hand_match_serializes_under_40_kb() {
             ..Rules::default()
         };
         let mut m = Match::new(rules, common::seed(20)).unwrap();
-        let mut rng = SplitMix(20);
+        let mut rng = SplitMix::new(20);
         while m.phase() != Phase::MatchOver {
             random_step(&mut m, &mut rng);
         }

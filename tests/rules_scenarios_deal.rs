@@ -28,7 +28,7 @@ fn recount(h: &HandState, variant: Variant) -> Vec<u32> {
 
 #[test]
 fn every_hand_totals_72() {
-    let mut rng = SplitMix(72);
+    let mut rng = SplitMix::new(72);
     for variant in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3] {
         let rules = Rules {
             variant,
@@ -90,7 +90,7 @@ fn deal_by_hand(deck: &[Card], dealer: Seat, seats: u8) -> [CardSet; 4] {
 
 #[test]
 fn stack_and_cut_deals_previous_piles_cut() {
-    let mut rng = SplitMix(8);
+    let mut rng = SplitMix::new(8);
     for _ in 0..4 {
         let rules = Rules {
             shuffle: ShuffleMode::StackAndCut,
@@ -151,8 +151,8 @@ fn deal_depends_only_on_seed_and_hand_number() {
     let s = seed(11);
     let mut a = Match::new(rules.clone(), s).unwrap();
     let mut b = Match::new(rules.clone(), s).unwrap();
-    finish_hand(&mut a, &mut SplitMix(1));
-    finish_hand(&mut b, &mut SplitMix(2));
+    finish_hand(&mut a, &mut SplitMix::new(1));
+    finish_hand(&mut b, &mut SplitMix::new(2));
     assert_ne!(a.history[0].tricks, b.history[0].tricks, "different play");
     act(&mut a, 1, Action::Deal);
     act(&mut b, 1, Action::Deal);
@@ -175,7 +175,7 @@ fn same_seed_replays_same_match() {
         };
         let play = |seed_bytes| {
             let mut m = Match::new(rules.clone(), seed_bytes).unwrap();
-            let mut rng = SplitMix(99);
+            let mut rng = SplitMix::new(99);
             while m.phase() != Phase::MatchOver {
                 random_step(&mut m, &mut rng);
             }
@@ -213,7 +213,7 @@ fn seed_hidden_until_match_over() {
         s,
     )
     .unwrap();
-    let mut rng = SplitMix(4);
+    let mut rng = SplitMix::new(4);
     while m.phase() != Phase::MatchOver {
         for viewer in [None, Some(0), Some(3)] {
             let v = m.view(viewer);

@@ -2,18 +2,22 @@
 //! rule options the property tests range over.
 
 use botifarra::rules::{Doubling, FirstDealer, Rules, ShuffleMode, Variant};
+use botifarra::sim::SplitMix64;
+use rand::Rng;
 
-/// SplitMix64: enough randomness for choosing moves, fully reproducible.
-pub struct SplitMix(pub u64);
+/// The library's SplitMix64, with the draws the tests use: enough
+/// randomness for choosing moves, fully reproducible.
+pub struct SplitMix(SplitMix64);
 
 impl SplitMix {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(SplitMix64::new(seed))
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).
