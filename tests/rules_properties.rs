@@ -298,4 +298,24 @@ fn every_trump_word_is_tried() {
         })
         .collect();
     assert_eq!(words.len(), 7);
+    // Exactly the choices the engine offers a dealer who may still hand the
+    // choice on in abarrotada (every declaration, delegate and estevet).
+    let rules = common::rules(botifarra::rules::Variant::Abarrotada, 0);
+    let mut m = Match::new(rules, common::seed(1)).unwrap();
+    m.apply(0, Action::Deal, &mut Vec::new()).unwrap();
+    let offered: Vec<TrumpChoice> = m
+        .legal_actions(0)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Trump { choice } => Some(choice),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(offered.len(), 7, "{offered:?}");
+    for w in &words {
+        assert!(
+            offered.contains(w),
+            "{w:?} is not a choice the engine offers"
+        );
+    }
 }
