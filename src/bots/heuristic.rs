@@ -7,7 +7,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::Bot;
 use super::bidding::{choose_double, choose_trump};
 use super::knowledge::Knowledge;
-use super::playout::{cheapest, cheapest_winner};
+use super::playout::{cheapest, cheapest_winner, plain_first, richest};
 use crate::rules::legal::beating;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, Phase, Seat, Suit, Trump};
@@ -109,13 +109,9 @@ fn likely_holds(k: &Knowledge, led: Suit, x: Card) -> bool {
 /// winner of its own (never a master manilla or ace, never a trump when a
 /// plain card will do).
 fn load(k: &Knowledge, legal: CardSet) -> Card {
-    let plain = k.trump.map_or(legal, |t| legal & !t.mask());
-    let pool = if plain.is_empty() { legal } else { plain };
+    let pool = plain_first(legal, k.trump);
     let spare: CardSet = pool.iter().filter(|&c| !k.is_master(c)).collect();
-    let pool = if spare.is_empty() { pool } else { spare };
-    pool.iter()
-        .max_by_key(|c| (c.points(), u8::MAX - c.strength()))
-        .unwrap_or_default()
+    richest(if spare.is_empty() { pool } else { spare }, k.trump)
 }
 
 /// A card given away: the cheapest, keeping masters and trumps.
@@ -163,8 +159,7 @@ fn lead(k: &Knowledge, legal: CardSet) -> Card {
     {
         return top;
     }
-    let plain = legal & !trump_mask;
-    let pool = if plain.is_empty() { legal } else { plain };
+    let pool = plain_first(legal, k.trump);
     if let Some(partner) = k.table.partner(k.seat) {
         let partner_possible = k.possible(partner);
         let ruff = Suit::ALL.into_iter().find(|&s| {

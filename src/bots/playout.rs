@@ -124,8 +124,7 @@ fn lead(h: &HandState, table: Table, trump: Option<Suit>, legal: CardSet) -> Car
     if !safe.is_empty() {
         return richest(safe, trump);
     }
-    let plain = trump.map_or(legal, |t| legal & !t.mask());
-    let pool = if plain.is_empty() { legal } else { plain };
+    let pool = plain_first(legal, trump);
     let longest = Suit::ALL
         .into_iter()
         .max_by_key(|&s| pool.of_suit(s).len())
@@ -159,12 +158,19 @@ fn holds(
     })
 }
 
+/// The cards of `set` that are not trumps, or all of `set` when every card
+/// is a trump.
+#[inline]
+pub fn plain_first(set: CardSet, trump: Option<Suit>) -> CardSet {
+    let plain = trump.map_or(set, |t| set & !t.mask());
+    if plain.is_empty() { set } else { plain }
+}
+
 /// The card worth the least to keep: plain before trump, fewest points, then
 /// weakest.
 #[inline]
 pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
-    let plain = trump.map_or(set, |t| set & !t.mask());
-    let pool = if plain.is_empty() { set } else { plain };
+    let pool = plain_first(set, trump);
     let zero = pool & !pool.counting();
     let pool = if zero.is_empty() { pool } else { zero };
     pool.iter()
@@ -175,8 +181,7 @@ pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
 /// The card carrying the most points: plain before trump.
 #[inline]
 pub fn richest(set: CardSet, trump: Option<Suit>) -> Card {
-    let plain = trump.map_or(set, |t| set & !t.mask());
-    let pool = if plain.is_empty() { set } else { plain };
+    let pool = plain_first(set, trump);
     pool.iter()
         .max_by_key(|c| (c.points(), u8::MAX - c.strength()))
         .unwrap_or_default()
@@ -185,7 +190,6 @@ pub fn richest(set: CardSet, trump: Option<Suit>) -> Card {
 /// The weakest card of `set` that beats: a plain card before a trump.
 #[inline]
 pub fn cheapest_winner(set: CardSet, trump: Option<Suit>) -> Option<Card> {
-    let plain = trump.map_or(set, |t| set & !t.mask());
-    let pool = if plain.is_empty() { set } else { plain };
+    let pool = plain_first(set, trump);
     pool.iter().min_by_key(|c| c.strength())
 }
