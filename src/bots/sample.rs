@@ -40,6 +40,9 @@ pub struct Sampler {
     allowed: Vec<u64>,
     /// Per other seat, how many cards it holds.
     need: Vec<u32>,
+    /// Whether a deal exists that respects `allowed` and `need` (decided
+    /// once, in [`Sampler::new`]).
+    feasible: bool,
 }
 
 impl Sampler {
@@ -59,6 +62,7 @@ impl Sampler {
             others,
             allowed: Vec::new(),
             need,
+            feasible: false,
         };
         for excluded in [k.forbidden, k.voids, [CardSet::EMPTY; 4]] {
             sampler.allowed = sampler
@@ -66,7 +70,8 @@ impl Sampler {
                 .iter()
                 .map(|&s| (k.unseen & !excluded[s]).0)
                 .collect();
-            if feasible(k.unseen.0, &sampler.allowed, &sampler.need) {
+            sampler.feasible = feasible(k.unseen.0, &sampler.allowed, &sampler.need);
+            if sampler.feasible {
                 break;
             }
         }
@@ -77,9 +82,12 @@ impl Sampler {
     pub fn sample<R: Rng>(&self, rng: &mut R) -> [CardSet; 4] {
         let mut deal = [CardSet::EMPTY; 4];
         deal[self.me] = self.own;
-        let mut need = self.need.clone();
+        // At most three other seats: the needs are copied onto the stack.
+        let mut buf = [0u32; 4];
+        let need = &mut buf[..self.need.len()];
+        need.copy_from_slice(&self.need);
         let mut left = self.unseen;
-        if !feasible(left.0, &self.allowed, &need) {
+        if !self.feasible {
             // Inconsistent sizes (a spectator's view): fill what fits.
             for c in left.iter() {
                 if let Some(i) = (0..need.len()).find(|&i| need[i] > 0) {
@@ -92,7 +100,7 @@ impl Sampler {
         while !left.is_empty() {
             let c = random_card(left, rng).unwrap_or_default();
             left.remove(c);
-            let i = self.pick_seat(c, left, &mut need, rng);
+            let i = self.pick_seat(c, left, need, rng);
             deal[self.others[i]].insert(c);
         }
         deal
