@@ -145,28 +145,28 @@ impl Client {
                 }
             };
             let n = actions.as_array().map_or(0, Vec::len);
-            if n == 0 {
-                failures += 1;
-                let path = format!("/v1/matches/{}", m.id);
-                let Some(v) = self
-                    .call(Method::GET, &path, Some(&token), None, None)
-                    .await
-                else {
-                    return false;
+            // Nothing to post, or the post failed: read the match again.
+            let answer = if n == 0 {
+                None
+            } else {
+                let action = actions[self.rng.below(n)].clone();
+                let parsed: Action = match serde_json::from_value(action.clone()) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        self.t
+                            .error(format!("listed action {action} does not parse: {e}"));
+                        return false;
+                    }
                 };
-                (view, whose) = (v, Some(turn));
-                continue;
-            }
-            let action = actions[self.rng.below(n)].clone();
-            let key = format!("{}-{}", m.id, m.posted.len());
-            let path = format!("/v1/matches/{}/actions", m.id);
-            match self
-                .call(Method::POST, &path, Some(&token), Some(&action), Some(&key))
-                .await
-            {
-                Some(v) => {
-                    let parsed: Result<Action, _> = serde_json::from_value(action);
-                    m.posted.push((turn, parsed.unwrap_or(Action::Deal)));
+                let key = format!("{}-{}", m.id, m.posted.len());
+                let path = format!("/v1/matches/{}/actions", m.id);
+                self.call(Method::POST, &path, Some(&token), Some(&action), Some(&key))
+                    .await
+                    .map(|v| (parsed, v))
+            };
+            match answer {
+                Some((parsed, v)) => {
+                    m.posted.push((turn, parsed));
                     self.t.actions += 1;
                     let version = v["version"].as_u64().unwrap_or(0);
                     if version <= m.version {
