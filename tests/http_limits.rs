@@ -13,11 +13,15 @@ use serde_json::{Value, json};
 use support::app::{Backend, spawn_with, store_for};
 
 fn limited(per_ip_per_sec: u32, creates_per_min: u32) -> ServeOptions {
+    with_limits(per_ip_per_sec, 0, creates_per_min)
+}
+
+fn with_limits(per_ip_per_sec: u32, per_token_per_sec: u32, creates_per_min: u32) -> ServeOptions {
     ServeOptions {
         workers: Some(2),
         rate_limits: RateLimits {
             per_ip_per_sec,
-            per_token_per_sec: 0,
+            per_token_per_sec,
             creates_per_min,
             trust_forwarded_for: false,
         },
@@ -106,4 +110,43 @@ async fn browsers_on_another_origin_may_call_the_api() {
         .unwrap();
     assert!(r.status().is_success(), "preflight refused: {}", r.status());
     assert!(r.headers().contains_key("access-control-allow-origin"));
+}
+
+/// One seat token flooding is limited (whatever the case of `Bearer`),
+/// while another seat's token from the same address still succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_with_one_seat_token_is_limited_while_another_token_succeeds() {
+    let app = spawn_with(store_for(Backend::Memory, None).await, with_limits(0, 5, 0)).await;
+    let (id, tokens) = app.create(json!({})).await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let url = format!("{}/v1/matches/{id}", app.base);
+    let mut refused = None;
+    for i in 0..200 {
+        let scheme = if i % 2 == 0 { "Bearer" } else { "bearer" };
+        let r = app
+            .client
+            .get(&url)
+            .header("authorization", format!("{scheme} {t0}"))
+            .send()
+            .await
+            .unwrap();
+        if r.status() == 429 {
+            refused = Some(r);
+            break;
+        }
+    }
+    let body: Value = refused
+        .expect("the token flood was never limited")
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["code"], "rate_limited");
+    assert!(
+        body["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("per seat token")),
+        "{body}"
+    );
+    let other = app.get(&format!("/v1/matches/{id}"), Some(&t1)).await;
+    assert_eq!(other.status, 200, "{}", other.text);
 }

@@ -4,7 +4,7 @@
 use std::future::{Ready, ready};
 
 use actix_web::dev::Payload;
-use actix_web::http::header;
+use actix_web::http::header::{self, HeaderMap};
 use actix_web::{FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
 
@@ -19,10 +19,23 @@ impl FromRequest for Bearer {
     type Future = Ready<Result<Bearer, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let Some(value) = req.headers().get(header::AUTHORIZATION) else {
-            return ready(Ok(Bearer(None)));
-        };
-        let parsed = value
+        ready(match bearer_token(req.headers()) {
+            None => Ok(Bearer(None)),
+            Some(Some(t)) => Ok(Bearer(Some(t.to_string()))),
+            Some(None) => Err(ApiError(Error::Unauthorized(
+                "the Authorization header must be `Bearer <seat token>`".into(),
+            ))),
+        })
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header: `None` without
+/// the header, `Some(None)` when it is malformed (or the token empty or
+/// over 256 characters).
+pub fn bearer_token(headers: &HeaderMap) -> Option<Option<&str>> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    Some(
+        value
             .to_str()
             .ok()
             .and_then(|v| {
@@ -30,14 +43,8 @@ impl FromRequest for Bearer {
                     .or_else(|| v.strip_prefix("bearer "))
             })
             .map(str::trim)
-            .filter(|t| !t.is_empty() && t.len() <= 256);
-        ready(match parsed {
-            Some(t) => Ok(Bearer(Some(t.to_string()))),
-            None => Err(ApiError(Error::Unauthorized(
-                "the Authorization header must be `Bearer <seat token>`".into(),
-            ))),
-        })
-    }
+            .filter(|t| !t.is_empty() && t.len() <= 256),
+    )
 }
 
 /// The guards of an action: `If-Match` and `Idempotency-Key`.

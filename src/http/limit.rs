@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header;
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
 use super::error::ApiError;
+use super::extract::bearer_token;
 use crate::service::Error;
 
 /// The limits; a rate of 0 switches that limit off.
@@ -98,63 +98,43 @@ impl Limiter {
     fn check(&self, req: &ServiceRequest) -> Result<(), Error> {
         let l = &self.limits;
         let ip = client_ip(req, l.trust_forwarded_for);
-        let limited = |retry_after: u64, what: String| Error::RateLimited {
-            retry_after,
-            detail: what,
-        };
-        self.take(
-            format!("ip:{ip}"),
-            l.per_ip_per_sec,
-            1.0,
-            f64::from(l.per_ip_per_sec) * 2.0,
-        )
-        .map_err(|s| {
-            limited(
-                s,
-                format!(
-                    "limit: {} requests per second per client address",
-                    l.per_ip_per_sec
-                ),
-            )
-        })?;
-        if let Some(token) = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-        {
-            let key = format!("tok:{}", crate::service::token_key(token));
-            self.take(
-                key,
-                l.per_token_per_sec,
+        let token = bearer_token(req.headers()).flatten();
+        let creates = req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches";
+        // (bucket, rate, per seconds, burst, what is counted): bursts of
+        // twice the rate per second, of the rate per minute.
+        let checks = [
+            Some((
+                format!("ip:{ip}"),
+                l.per_ip_per_sec,
                 1.0,
-                f64::from(l.per_token_per_sec) * 2.0,
-            )
-            .map_err(|s| {
-                limited(
-                    s,
-                    format!(
-                        "limit: {} requests per second per seat token",
-                        l.per_token_per_sec
-                    ),
+                2.0,
+                "requests per second per client address",
+            )),
+            token.map(|t| {
+                (
+                    format!("tok:{}", crate::service::token_key(t)),
+                    l.per_token_per_sec,
+                    1.0,
+                    2.0,
+                    "requests per second per seat token",
                 )
-            })?;
-        }
-        if req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches" {
-            self.take(
-                format!("create:{ip}"),
-                l.creates_per_min,
-                60.0,
-                f64::from(l.creates_per_min),
-            )
-            .map_err(|s| {
-                limited(
-                    s,
-                    format!(
-                        "limit: {} matches created per minute per client address",
-                        l.creates_per_min
-                    ),
+            }),
+            creates.then(|| {
+                (
+                    format!("create:{ip}"),
+                    l.creates_per_min,
+                    60.0,
+                    1.0,
+                    "matches created per minute per client address",
                 )
-            })?;
+            }),
+        ];
+        for (key, rate, per, burst, what) in checks.into_iter().flatten() {
+            self.take(key, rate, per, f64::from(rate) * burst)
+                .map_err(|retry_after| Error::RateLimited {
+                    retry_after,
+                    detail: format!("limit: {rate} {what}"),
+                })?;
         }
         Ok(())
     }
