@@ -201,44 +201,28 @@ impl IntoAct for GuardBody {
     }
 }
 
-impl IntoAct for TrumpRequest {
-    fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
-        let r: TrumpRequest = parse_body(body)?;
-        Ok((
-            Act::Action(Action::Trump { choice: r.choice }),
-            GuardBody {
-                expected_version: r.expected_version,
-                seat: r.seat,
-            },
-        ))
-    }
+/// [`IntoAct`] for a typed request: its one field `$field` makes the action
+/// `Action::$variant`, its other fields are the guards.
+macro_rules! typed_act {
+    ($req:ty, $field:ident, $variant:ident) => {
+        impl IntoAct for $req {
+            fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
+                let r: $req = parse_body(body)?;
+                Ok((
+                    Act::Action(Action::$variant { $field: r.$field }),
+                    GuardBody {
+                        expected_version: r.expected_version,
+                        seat: r.seat,
+                    },
+                ))
+            }
+        }
+    };
 }
 
-impl IntoAct for DoubleRequest {
-    fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
-        let r: DoubleRequest = parse_body(body)?;
-        Ok((
-            Act::Action(Action::Double { call: r.call }),
-            GuardBody {
-                expected_version: r.expected_version,
-                seat: r.seat,
-            },
-        ))
-    }
-}
-
-impl IntoAct for PlayRequest {
-    fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
-        let r: PlayRequest = parse_body(body)?;
-        Ok((
-            Act::Action(Action::Play { card: r.card }),
-            GuardBody {
-                expected_version: r.expected_version,
-                seat: r.seat,
-            },
-        ))
-    }
-}
+typed_act!(TrumpRequest, choice, Trump);
+typed_act!(DoubleRequest, call, Double);
+typed_act!(PlayRequest, card, Play);
 
 impl IntoAct for ActionRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
