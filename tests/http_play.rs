@@ -284,3 +284,45 @@ async fn redis_abarrotada_matches_play_to_the_end_without_leaks() {
     )
     .await;
 }
+
+/// The typed endpoints (`/deal`, `/trump`, `/double`, `/play`) act like
+/// posting the same action to `/actions`: a whole hand played through them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_endpoints_play_a_whole_hand() {
+    let app = spawn_app(Backend::Memory).await;
+    let (id, tokens) = app
+        .create(json!({"rules": {"first_dealer": 0, "max_hands": 1}}))
+        .await;
+    let mut used = HashSet::new();
+    for _ in 0..200 {
+        let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+        if v["phase"] == "match_over" {
+            for kind in ["deal", "trump", "double", "play"] {
+                assert!(used.contains(kind), "{kind} was never posted: {used:?}");
+            }
+            return;
+        }
+        let seat = v["turn"].as_u64().expect("a seat to act") as usize;
+        let token = tokens[seat].clone().expect("remote seat");
+        let own = app
+            .get(&format!("/v1/matches/{id}"), Some(&token))
+            .await
+            .json;
+        // Pass rather than double, so that the hand is played.
+        let actions = own["legal_actions"].as_array().unwrap();
+        let action = actions
+            .iter()
+            .find(|a| a["call"] == "pass")
+            .unwrap_or(&actions[0]);
+        let kind = action["type"].as_str().unwrap().to_string();
+        let mut body = action.clone();
+        body.as_object_mut().unwrap().remove("type");
+        let r = app
+            .post(&format!("/v1/matches/{id}/{kind}"), Some(&token), body)
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{kind} {action}: {}", r.text);
+        assert_eq!(r.json["version"], v["version"].as_u64().unwrap() + 1);
+        used.insert(kind);
+    }
+    panic!("the hand did not end");
+}
