@@ -150,18 +150,14 @@ fn check_result(rules: &Rules, h: &HandState, r: &HandResult) {
     assert_eq!(total, 72);
     assert_eq!(h.tricks.len(), 12);
     let mut seen = CardSet::EMPTY;
-    let mut points = vec![0u32; sides];
     for t in &h.tricks {
         assert_eq!(t.cards().len(), table.seats as usize);
         for &c in t.cards() {
             assert!(!seen.contains(c), "{c} played twice");
             seen.insert(c);
         }
-        let seat = (t.leader as usize + oracle::winner(t.cards(), r.trump.and_then(Trump::suit)))
-            % table.seats as usize;
-        points[table.side(seat as Seat) as usize] +=
-            1 + t.cards().iter().map(|&c| oracle::points(c)).sum::<u32>();
     }
+    let points = oracle::recount(h, table);
     assert_eq!(seen, deck, "every card of the deck is played exactly once");
     let engine: Vec<u32> = r.points.iter().map(|&p| u32::from(p)).collect();
     assert_eq!(engine, points);

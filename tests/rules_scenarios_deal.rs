@@ -5,26 +5,12 @@ mod common;
 
 use botifarra::rules::deck::HandRng;
 use botifarra::rules::{
-    Action, Card, CardSet, FirstDealer, HandState, Match, Phase, Rules, Seat, ShuffleMode, Variant,
+    Action, Card, CardSet, FirstDealer, Match, Phase, Rules, Seat, ShuffleMode, Variant,
 };
 use common::oracle;
 use common::random::{SplitMix, finish_hand, random_step};
 use common::{act, card, seed};
 use sha2::{Digest, Sha256};
-
-/// Hand points per seat-side recomputed from the tricks with the oracle.
-fn recount(h: &HandState, variant: Variant) -> Vec<u32> {
-    let table = variant.table();
-    let mut points = vec![0; table.sides() as usize];
-    let trump = h.trump.and_then(|t| t.suit());
-    for t in &h.tricks {
-        let cards = t.cards();
-        let seat = (t.leader as usize + oracle::winner(cards, trump)) % table.seats as usize;
-        points[table.side(seat as Seat) as usize] +=
-            1 + cards.iter().map(|&c| oracle::points(c)).sum::<u32>();
-    }
-    points
-}
 
 #[test]
 fn every_hand_totals_72() {
@@ -42,7 +28,7 @@ fn every_hand_totals_72() {
         for (h, r) in m.history.iter().zip(&m.results) {
             let total: u32 = r.points.iter().map(|&p| u32::from(p)).sum();
             assert_eq!(total, 72, "{variant:?} hand {}", r.hand_number);
-            let recounted = recount(h, variant);
+            let recounted = oracle::recount(h, variant.table());
             let engine: Vec<u32> = r.points.iter().map(|&p| u32::from(p)).collect();
             assert_eq!(engine, recounted, "{variant:?} hand {}", r.hand_number);
             assert_eq!(h.tricks.len(), 12);
@@ -108,8 +94,8 @@ fn stack_and_cut_deals_previous_piles_cut() {
             let mut deck: Vec<Card> = Vec::new();
             for side in [team, 1 - team] {
                 for t in &prev.tricks {
-                    let winner = (t.leader as usize + oracle::winner(t.cards(), trump)) % 4;
-                    if winner as u8 % 2 == side {
+                    let winner = oracle::trick_winner_seat(t, trump, Variant::Pairs.table());
+                    if winner % 2 == side {
                         deck.extend_from_slice(t.cards());
                     }
                 }

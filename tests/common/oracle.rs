@@ -3,7 +3,8 @@
 //! cards, ranks looked up in the printed order. The property tests compare
 //! the engine with it at every turn.
 
-use botifarra::rules::{Card, Suit};
+use botifarra::rules::trick::Trick;
+use botifarra::rules::{Card, HandState, Seat, Suit, Table};
 
 /// Ranks from high to low (RULES.md section 1).
 const ORDER: [u8; 12] = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
@@ -56,6 +57,22 @@ pub fn winner(played: &[Card], trump: Option<Suit>) -> usize {
     pool.into_iter()
         .max_by_key(|&i| strength(played[i]))
         .expect("a card was led")
+}
+
+/// The seat that won the complete trick `t`.
+pub fn trick_winner_seat(t: &Trick, trump: Option<Suit>, table: Table) -> Seat {
+    ((t.leader as usize + winner(t.cards(), trump)) % table.seats as usize) as Seat
+}
+
+/// Hand points per side of the tricks of `h`, counted from the cards.
+pub fn recount(h: &HandState, table: Table) -> Vec<u32> {
+    let trump = h.trump.and_then(|t| t.suit());
+    let mut points = vec![0; table.sides() as usize];
+    for t in &h.tricks {
+        points[table.side(trick_winner_seat(t, trump, table)) as usize] +=
+            1 + t.cards().iter().map(|&c| self::points(c)).sum::<u32>();
+    }
+    points
 }
 
 /// One seat about to play.
