@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use botifarra::sim::SplitMix64;
+use rand::RngExt;
 use reqwest::Method;
 use serde_json::Value;
 
@@ -175,20 +177,17 @@ impl Tally {
     }
 }
 
-/// A small, fast generator for choosing among legal actions (xorshift64*).
-pub struct Rng(u64);
+/// The library's small generator, for choosing among legal actions.
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from a seed (any value).
     pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(SplitMix64::new(seed))
     }
 
     /// A number below `n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        self.0.random_range(0..n)
     }
 }

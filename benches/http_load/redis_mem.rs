@@ -1,8 +1,7 @@
 //! Bytes Redis holds per match: `MEMORY USAGE` (every element sampled) on
 //! the three keys of a match, averaged over a sample of matches.
 
-/// The keys of a match (see `src/store/redis.rs`).
-const SUFFIXES: [&str; 3] = ["state", "ev", "idem"];
+use botifarra::store::redis_keys as keys;
 
 /// Most matches measured per group.
 const SAMPLE: usize = 50;
@@ -23,10 +22,10 @@ async fn average(
     let mut present = 0usize;
     for id in &ids {
         let mut found = false;
-        for (sum, suffix) in sums.iter_mut().zip(SUFFIXES) {
+        for (sum, key) in sums.iter_mut().zip(keys(id)) {
             let bytes: Option<u64> = redis::cmd("MEMORY")
                 .arg("USAGE")
-                .arg(format!("bf:{{{id}}}:{suffix}"))
+                .arg(key)
                 .arg("SAMPLES")
                 .arg(0)
                 .query_async(con)

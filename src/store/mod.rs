@@ -18,7 +18,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use self::memory::MemoryStore;
-pub use self::redis::RedisStore;
+pub use self::redis::{RedisStore, keys as redis_keys};
 
 /// A match as last written: its version and the service's serialized state.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -83,7 +83,8 @@ fn unavailable(e: impl Display) -> StoreError {
     StoreError::Unavailable(e.to_string())
 }
 
-fn keys(id: &str) -> [String; 3] {
+/// The keys of match `id`: state, events, idempotency answers.
+pub fn keys(id: &str) -> [String; 3] {
     [
         format!("bf:{{{id}}}:state"),
         format!("bf:{{{id}}}:ev"),
