@@ -32,66 +32,54 @@ mod soak;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: http_load --mode play|soak --url http://127.0.0.1:PORT \
-[--conns N] [--matches N] [--bots N] [--seconds S] [--max-requests N] [--threads N] [--redis URL]";
+use clap::{Parser, ValueEnum};
 
-/// The parsed command line.
-struct Flags {
-    mode: String,
-    url: String,
-    conns: usize,
-    matches: usize,
-    bots: usize,
-    seconds: f64,
-    max_requests: u64,
-    threads: usize,
-    redis: Option<String>,
+/// What to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Mode {
+    /// Action throughput and latency.
+    Play,
+    /// Whole matches by many clients, every finished one replayed.
+    Soak,
 }
 
-fn parse(args: &[String]) -> Result<Flags, String> {
-    let mut f = Flags {
-        mode: String::new(),
-        url: "http://127.0.0.1:8080".into(),
-        conns: 64,
-        matches: 1000,
-        bots: 256,
-        seconds: 30.0,
-        max_requests: 50_000_000,
-        threads: 2,
-        redis: None,
-    };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        // cargo passes `--bench` to every bench target.
-        if flag == "--bench" {
-            continue;
-        }
-        let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
-        let num = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag}: not a number: {v}"))
-        };
-        match flag.as_str() {
-            "--mode" => f.mode = value()?,
-            "--url" => f.url = value()?,
-            "--conns" => f.conns = num(value()?)? as usize,
-            "--matches" => f.matches = num(value()?)? as usize,
-            "--bots" => f.bots = num(value()?)? as usize,
-            "--max-requests" => f.max_requests = num(value()?)?,
-            "--threads" => f.threads = num(value()?)? as usize,
-            "--seconds" => {
-                let v = value()?;
-                f.seconds = v
-                    .parse()
-                    .map_err(|_| format!("--seconds: not a number: {v}"))?;
-            }
-            "--redis" => f.redis = Some(value()?),
-            other => return Err(format!("unknown flag {other}")),
-        }
-    }
-    if f.mode != "play" && f.mode != "soak" {
-        return Err("--mode must be play or soak".into());
-    }
+/// HTTP load and soak tool for a server on this machine.
+#[derive(Debug, Parser)]
+#[command(name = "http_load")]
+struct Flags {
+    #[arg(long, value_enum)]
+    mode: Mode,
+    /// The server (a loopback address only).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Connections (play mode).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    conns: u64,
+    /// Matches played in turn (play mode).
+    #[arg(long, default_value_t = 1000)]
+    matches: usize,
+    /// Concurrent clients (soak mode).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    bots: u64,
+    /// How long to run, above 0 and at most 3600.
+    #[arg(long, default_value_t = 30.0)]
+    seconds: f64,
+    /// Requests at most (play mode).
+    #[arg(long, default_value_t = 50_000_000)]
+    max_requests: u64,
+    /// Tokio worker threads.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    threads: u64,
+    /// A Redis URL (loopback): also report the bytes Redis holds per match.
+    #[arg(long)]
+    redis: Option<String>,
+    /// Passed by cargo to every bench target; ignored.
+    #[arg(long, hide = true)]
+    bench: bool,
+}
+
+/// The checks clap does not make: loopback targets, a sane duration.
+fn check(f: &Flags) -> Result<(), String> {
     for url in std::iter::once(&f.url).chain(&f.redis) {
         if !is_loopback(url) {
             return Err(format!("{url} is not a loopback address"));
@@ -100,10 +88,7 @@ fn parse(args: &[String]) -> Result<Flags, String> {
     if !(f.seconds > 0.0 && f.seconds <= 3600.0) {
         return Err("--seconds must be above 0 and at most 3600".into());
     }
-    if f.conns == 0 || f.bots == 0 || f.threads == 0 {
-        return Err("--conns, --bots and --threads must be at least 1".into());
-    }
-    Ok(f)
+    Ok(())
 }
 
 /// Whether `url` (`scheme://host[:port]/…`) points at this machine, the
@@ -125,16 +110,19 @@ fn is_loopback(url: &str) -> bool {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let flags = match parse(&args) {
+    let flags = match Flags::try_parse() {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("http_load: {e}\n{USAGE}");
+            let _ = e.print();
             return ExitCode::from(2);
         }
     };
+    if let Err(e) = check(&flags) {
+        eprintln!("http_load: {e}");
+        return ExitCode::from(2);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(flags.threads)
+        .worker_threads(flags.threads as usize)
         .enable_all()
         .build();
     let rt = match runtime {
@@ -145,10 +133,10 @@ fn main() -> ExitCode {
         }
     };
     let result = rt.block_on(async move {
-        if flags.mode == "play" {
+        if flags.mode == Mode::Play {
             play::run(play::PlayArgs {
                 url: flags.url,
-                conns: flags.conns,
+                conns: flags.conns as usize,
                 matches: flags.matches,
                 seconds: flags.seconds,
                 max_requests: flags.max_requests,
@@ -158,7 +146,7 @@ fn main() -> ExitCode {
         } else {
             soak::run(soak::SoakArgs {
                 url: flags.url,
-                bots: flags.bots,
+                bots: flags.bots as usize,
                 seconds: flags.seconds,
                 redis: flags.redis,
             })

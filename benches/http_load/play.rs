@@ -200,7 +200,7 @@ async fn worker(
 pub async fn run(args: PlayArgs) -> Result<bool, String> {
     let http = Http::new(&args.url, args.conns)?;
     let args = Arc::new(args);
-    let conns = args.conns.max(1);
+    let conns = args.conns;
     let start = Arc::new(Barrier::new(conns + 1));
     let sent = Arc::new(AtomicU64::new(0));
     let created = Instant::now();
