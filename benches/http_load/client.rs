@@ -177,6 +177,36 @@ impl Tally {
     }
 }
 
+/// What one worker or client hands back: its tally and the matches it left
+/// in progress or saw finish.
+pub struct Outcome {
+    pub tally: Tally,
+    pub active: Vec<String>,
+    pub finished: Vec<String>,
+}
+
+impl Outcome {
+    /// Waits for every task (`what` names them in errors) and merges what
+    /// they hand back.
+    pub async fn join(
+        handles: Vec<tokio::task::JoinHandle<Outcome>>,
+        what: &str,
+    ) -> Result<Outcome, String> {
+        let mut all = Outcome {
+            tally: Tally::default(),
+            active: Vec::new(),
+            finished: Vec::new(),
+        };
+        for h in handles {
+            let o = h.await.map_err(|e| format!("{what}: {e}"))?;
+            all.tally.merge(o.tally);
+            all.active.extend(o.active);
+            all.finished.extend(o.finished);
+        }
+        Ok(all)
+    }
+}
+
 /// The library's small generator, for choosing among legal actions.
 pub struct Rng(SplitMix64);
 

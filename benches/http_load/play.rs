@@ -16,7 +16,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
 
-use super::client::{Http, Rng, Tally};
+use super::client::{Http, Outcome, Rng, Tally};
 
 /// Options of the play mode.
 pub struct PlayArgs {
@@ -101,13 +101,6 @@ async fn refresh(http: &Http, g: &mut Game) -> Result<(), String> {
     Ok(())
 }
 
-/// What a worker hands back.
-struct Done {
-    tally: Tally,
-    active: Vec<String>,
-    finished: Vec<String>,
-}
-
 async fn worker(
     http: Http,
     share: usize,
@@ -115,7 +108,7 @@ async fn worker(
     args: Arc<PlayArgs>,
     start: Arc<Barrier>,
     sent: Arc<AtomicU64>,
-) -> Done {
+) -> Outcome {
     let mut t = Tally::default();
     let mut games = Vec::with_capacity(share);
     for _ in 0..share {
@@ -185,7 +178,7 @@ async fn worker(
         }
     }
     let active = games.into_iter().map(|g| g.id).collect();
-    Done {
+    Outcome {
         tally: t,
         active,
         finished,
@@ -223,14 +216,11 @@ pub async fn run(args: PlayArgs) -> Result<bool, String> {
         args.matches,
         began.duration_since(created).as_secs_f64()
     );
-    let mut total = Tally::default();
-    let (mut active, mut finished) = (Vec::new(), Vec::new());
-    for h in handles {
-        let d = h.await.map_err(|e| format!("worker: {e}"))?;
-        total.merge(d.tally);
-        active.extend(d.active);
-        finished.extend(d.finished);
-    }
+    let Outcome {
+        tally: mut total,
+        active,
+        finished,
+    } = Outcome::join(handles, "worker").await?;
     let secs = began.elapsed().as_secs_f64();
     let requests = total.latency_us.len();
     println!(

@@ -16,7 +16,7 @@ use botifarra::rules::{Action, Seat};
 use reqwest::Method;
 use serde_json::{Value, json};
 
-use super::client::{Http, Rng, Tally};
+use super::client::{Http, Outcome, Rng, Tally};
 use super::replay;
 
 /// Options of the soak mode.
@@ -250,12 +250,6 @@ fn route_of(path: &str) -> String {
     parts.join("/")
 }
 
-struct Outcome {
-    tally: Tally,
-    active: Vec<String>,
-    finished: Vec<String>,
-}
-
 async fn client(http: Http, k: usize, stop: Instant) -> Outcome {
     let mut c = Client {
         http,
@@ -297,14 +291,11 @@ pub async fn run(args: SoakArgs) -> Result<bool, String> {
     let handles: Vec<_> = (0..args.bots)
         .map(|k| tokio::spawn(client(http.clone(), k, stop)))
         .collect();
-    let mut total = Tally::default();
-    let (mut active, mut finished) = (Vec::new(), Vec::new());
-    for h in handles {
-        let o = h.await.map_err(|e| format!("client: {e}"))?;
-        total.merge(o.tally);
-        active.extend(o.active);
-        finished.extend(o.finished);
-    }
+    let Outcome {
+        tally: mut total,
+        active,
+        finished,
+    } = Outcome::join(handles, "client").await?;
     let secs = began.elapsed().as_secs_f64();
     println!("mode=soak bots={} seconds={secs:.1}", args.bots);
     println!(
