@@ -4,10 +4,10 @@
 
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::Bot;
 use super::bidding::{choose_double, choose_trump};
 use super::knowledge::Knowledge;
 use super::playout::{cheapest, cheapest_winner, plain_first, richest};
+use super::{Bot, playable};
 use crate::rules::legal::beating;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, Phase, Seat, Suit, Trump};
@@ -30,13 +30,7 @@ impl Bot for HeuristicBot {
             Phase::ChoosingTrump => choose_trump(hand, legal),
             Phase::Doubling => choose_double(hand, view.trump.unwrap_or(Trump::Botifarra), legal),
             Phase::Playing => {
-                let cards: CardSet = legal
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Play { card } => Some(*card),
-                        _ => None,
-                    })
-                    .collect();
+                let cards = playable(legal);
                 match cards.lowest() {
                     None => legal[0],
                     Some(_) => Action::Play {

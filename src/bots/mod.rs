@@ -20,8 +20,8 @@ pub mod sample;
 
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::rules::Action;
 use crate::rules::view::GameView;
+use crate::rules::{Action, CardSet};
 
 pub use heuristic::HeuristicBot;
 pub use montecarlo::MonteCarloBot;
@@ -36,6 +36,17 @@ pub trait Bot: Send + Sync {
 
     /// Chooses one of `view.legal_actions` (which is not empty).
     fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action;
+}
+
+/// The cards among `actions` (the `play` actions).
+pub fn playable(actions: &[Action]) -> CardSet {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Play { card } => Some(*card),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The names of the house bots, the default first.

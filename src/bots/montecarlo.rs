@@ -15,12 +15,13 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::Bot;
 use super::bid_search::choose_bid;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, rollout, state_from_view, step};
 use super::sample::Sampler;
+use super::{Bot, playable};
+use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Seat};
 
@@ -60,14 +61,7 @@ impl Bot for MonteCarloBot {
     }
 
     fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action {
-        let cards: CardSet = view
-            .legal_actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::Play { card } => Some(*card),
-                _ => None,
-            })
-            .collect();
+        let cards = playable(&view.legal_actions);
         if view.legal_actions.len() < 2 {
             return view.legal_actions.first().copied().unwrap_or(Action::Deal);
         }
@@ -140,8 +134,7 @@ impl MonteCarloBot {
 pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
     let table = rules.variant.table();
     let me = table.side(seat) as usize;
-    let threshold = rules.variant.threshold() as f64;
-    let rec = |p: u8| (f64::from(p) - threshold).max(0.0);
+    let rec = |p: u8| f64::from(over_threshold(rules, p));
     let sides = table.sides() as usize;
     let others: f64 = (0..sides)
         .filter(|&s| s != me)

@@ -104,10 +104,15 @@ fn result_with(rules: &Rules, h: &HandState, record: impl Fn(usize, u8, u32) -> 
 /// Scores a completed hand: every side above the threshold (36 in pairs, 18
 /// or 24 in abarrotada) records the excess times the multiplier.
 pub fn score_hand(rules: &Rules, h: &HandState) -> HandResult {
-    let threshold = rules.variant.threshold();
     result_with(rules, h, |_, p, multiplier| {
-        (p as u32).saturating_sub(threshold) * multiplier
+        over_threshold(rules, p) * multiplier
     })
+}
+
+/// The hand points above the variant's threshold (what a side records before
+/// the multiplier); 0 at or below it.
+pub fn over_threshold(rules: &Rules, points: u8) -> u32 {
+    u32::from(points).saturating_sub(rules.variant.threshold())
 }
 
 /// Scores a forfeited hand: the other team records `36 × multiplier`; in the
