@@ -28,13 +28,20 @@ async fn measured<T>(
     op: &'static str,
     f: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, StoreError> {
-    let m = metrics();
     let start = Instant::now();
     let r = f.await;
-    m.store_ops.with_label_values(&[op]).inc();
-    m.store_duration
+    metrics()
+        .store_duration
         .with_label_values(&[op])
         .observe(start.elapsed().as_secs_f64());
+    counted(op, r)
+}
+
+/// Counts one round trip `op` and, when the store was unavailable, its
+/// failure.
+fn counted<T>(op: &'static str, r: Result<T, StoreError>) -> Result<T, StoreError> {
+    let m = metrics();
+    m.store_ops.with_label_values(&[op]).inc();
     if let Err(StoreError::Unavailable(_)) = &r {
         m.store_errors.with_label_values(&[op]).inc();
     }
@@ -99,18 +106,10 @@ impl MatchStore for Instrumented {
         timeout: Duration,
     ) -> Result<u64, StoreError> {
         // A wait lasts as long as the client asked: counted, not timed.
-        let r = self.inner.wait_events(id, after, timeout).await;
-        metrics()
-            .store_ops
-            .with_label_values(&["wait_events"])
-            .inc();
-        if let Err(StoreError::Unavailable(_)) = &r {
-            metrics()
-                .store_errors
-                .with_label_values(&["wait_events"])
-                .inc();
-        }
-        r
+        counted(
+            "wait_events",
+            self.inner.wait_events(id, after, timeout).await,
+        )
     }
 
     async fn ping(&self) -> Result<(), StoreError> {
