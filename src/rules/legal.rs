@@ -115,7 +115,8 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
 
 /// The legal cards for the seat; never empty while it holds a card.
 ///
-/// The same sets as [`stages`] without the reasons, from a [`PlayContext`]
+/// The same sets as the staged narrowing behind [`why_illegal`], without the
+/// reasons, from a [`PlayContext`]
 /// (the engine reads the same narrowing straight from its hand state).
 #[inline]
 pub fn legal_cards(ctx: &PlayContext) -> CardSet {

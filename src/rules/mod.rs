@@ -3,7 +3,7 @@
 //! [`Match`] is the whole state of a match; [`Match::apply`] takes a seat's
 //! [`Action`] and either changes the state and reports [`Event`]s, or
 //! refuses with a [`RuleError`] naming the broken rule and changes nothing.
-//! [`view::SeatView`] is what one seat may know.
+//! [`view::GameView`] is what one seat (or a spectator) may know.
 
 pub mod card;
 pub mod contract;

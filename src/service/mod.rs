@@ -8,7 +8,7 @@
 
 mod clock;
 mod error;
-pub mod events;
+mod events;
 mod instrumented;
 pub mod metrics;
 mod record;
@@ -26,11 +26,12 @@ use crate::bots;
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Event, Match, Move, Phase, Rules, Seat};
 use crate::store::{Commit, CommitOutcome, MatchStore};
+use clock::now_ms;
+use record::{MatchRecord, SeatRecord};
 
-pub use clock::{now_ms, rfc3339};
 pub use error::Error;
 pub use events::EventView;
-pub use record::{MatchRecord, MatchView, OnTimeout, SeatInfo, SeatKind, SeatRecord};
+pub use record::{MatchView, OnTimeout, SeatInfo, SeatKind};
 pub use tokens::token_key;
 
 /// Limits the service enforces on what clients control.
