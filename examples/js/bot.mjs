@@ -8,7 +8,7 @@
 // Usage: node bot.mjs [BASE_URL]   (or env BOTIFARRA_URL;
 // default http://127.0.0.1:8080)
 
-// Order inside a suit, strongest first (RULES.md section 1), and card points.
+// Order inside a suit, strongest first (docs/rules.md section 1), and card points.
 const ORDER = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
 const POINTS = { 9: 5, 1: 4, 12: 3, 11: 2, 10: 1 };
 
@@ -39,7 +39,7 @@ async function request(base, method, path, token, body) {
 const parse = (card) => [Number(card.slice(0, -1)), card.slice(-1)];
 const strength = (card) => ORDER.length - ORDER.indexOf(parse(card)[0]);
 
-// Whether `card` beats the winning card `best` (RULES.md section 4).
+// Whether `card` beats the winning card `best` (docs/rules.md section 4).
 function beats(card, best, trump) {
   const [, suit] = parse(card);
   const [, bestSuit] = parse(best);

@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 
-# Order inside a suit, strongest first (RULES.md section 1), and card points.
+# Order inside a suit, strongest first (docs/rules.md section 1), and card points.
 ORDER = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2]
 POINTS = {9: 5, 1: 4, 12: 3, 11: 2, 10: 1}
 
@@ -55,7 +55,7 @@ def strength(card):
 
 
 def beats(card, best, trump):
-    """Whether `card` beats the winning card `best` (RULES.md section 4)."""
+    """Whether `card` beats the winning card `best` (docs/rules.md section 4)."""
     (_, suit), (_, best_suit) = parse(card), parse(best)
     if suit == best_suit:
         return strength(card) > strength(best)
