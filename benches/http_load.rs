@@ -1,5 +1,5 @@
-//! HTTP load and soak tool for a running server (`benches/http_load.sh` and
-//! `benches/soak.sh` start one and call this).
+//! HTTP load and soak tool for a running server (`scripts/bench/http_load.sh` and
+//! `scripts/bench/soak.sh` start one and call this).
 //!
 //! ```text
 //! cargo bench --bench http_load -- --mode play --url http://127.0.0.1:8080 \

@@ -1,0 +1,190 @@
+//! A real server on a free port, over either store, and a small client.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use botifarra::http::ServeOptions;
+use botifarra::http::limit::RateLimits;
+use botifarra::service::{Limits, Service};
+use botifarra::store::MatchStore;
+use reqwest::{Client, Method, StatusCode};
+use serde_json::Value;
+
+use crate::backends::{Backend, store_for};
+
+/// A running server and a client for it.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    /// The HTTP client.
+    pub client: Client,
+    handle: Option<actix_web::dev::ServerHandle>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            drop(h.stop(false));
+        }
+    }
+}
+
+/// Starts a server over `backend` on a free port.
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_with_store(store_for(backend, None).await).await
+}
+
+/// Starts a server over `store` on a free port, without rate limits.
+pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
+    let opts = ServeOptions {
+        workers: Some(2),
+        rate_limits: RateLimits {
+            per_ip_per_sec: 0,
+            per_token_per_sec: 0,
+            creates_per_min: 0,
+            trust_forwarded_for: false,
+        },
+        cors_origins: Vec::new(),
+    };
+    spawn_with(store, opts).await
+}
+
+/// Starts a server over `store` with these options.
+pub async fn spawn_with(store: Arc<dyn MatchStore>, opts: ServeOptions) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let port = listener.local_addr().expect("local address").port();
+    let svc = Arc::new(Service::new(store, Limits::default()));
+    let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
+    let handle = server.handle();
+    tokio::spawn(server);
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: Client::new(),
+        handle: Some(handle),
+    }
+}
+
+/// A response: status, headers of interest and the JSON body.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// The `Content-Type`.
+    pub content_type: String,
+    /// The raw body.
+    pub text: String,
+    /// The body as JSON (`Null` when it is not JSON).
+    pub json: Value,
+}
+
+impl TestApp {
+    /// A client for a server running elsewhere (another process).
+    pub fn external(base: String) -> TestApp {
+        TestApp {
+            base,
+            client: Client::new(),
+            handle: None,
+        }
+    }
+
+    /// Sends a request with an optional token, body and extra headers.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.base, path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        Self::reply(req).await
+    }
+
+    /// `POST path` with a raw body sent as JSON (malformed on purpose).
+    pub async fn post_raw(&self, path: &str, body: &str) -> Reply {
+        let req = self
+            .client
+            .post(format!("{}{}", self.base, path))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        Self::reply(req).await
+    }
+
+    /// Sends `req` and reads the answer.
+    async fn reply(req: reqwest::RequestBuilder) -> Reply {
+        let resp = req.send().await.expect("the request reaches the server");
+        let status = resp.status();
+        let content_type = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let text = resp.text().await.unwrap_or_default();
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            content_type,
+            text,
+            json,
+        }
+    }
+
+    /// `GET path` with an optional token.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.send(Method::GET, path, token, None, &[]).await
+    }
+
+    /// `POST path` with a token and a JSON body.
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        self.send(Method::POST, path, token, Some(body), &[]).await
+    }
+
+    /// Creates a match and returns (id, tokens by seat).
+    pub async fn create(&self, body: Value) -> (String, Vec<Option<String>>) {
+        let r = self.post("/v1/matches", None, body).await;
+        assert_eq!(r.status, StatusCode::CREATED, "create failed: {}", r.text);
+        let id = r.json["match_id"].as_str().expect("match_id").to_string();
+        let seats = r.json["view"]["seats"].as_array().map_or(0, Vec::len);
+        let mut tokens = vec![None; seats];
+        for t in r.json["tokens"].as_array().expect("tokens") {
+            let seat = t["seat"].as_u64().expect("seat") as usize;
+            tokens[seat] = Some(t["token"].as_str().expect("token").to_string());
+        }
+        (id, tokens)
+    }
+}
+
+/// Every card code found anywhere in a JSON document (any string value that
+/// parses as a card), with the JSON path where it was found.
+pub fn card_strings(v: &Value, path: &str, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::String(s) if s.len() <= 3 && s.parse::<botifarra::rules::Card>().is_ok() => {
+            out.push((path.to_string(), s.to_uppercase()));
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                card_strings(x, &format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(o) => {
+            for (k, x) in o {
+                card_strings(x, &format!("{path}.{k}"), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,167 @@
+//! Move clocks (the house bot acts for a seat that runs out of time, or its
+//! side forfeits) and the server-sent event stream.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::app::{TestApp, spawn_app};
+use crate::backends::{Backend, both_stores};
+
+async fn events(app: &TestApp, id: &str, query: &str) -> Vec<Value> {
+    app.get(&format!("/v1/matches/{id}/events?{query}"), None)
+        .await
+        .json["events"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+async fn expired_clock_lets_the_house_bot_move(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let body = json!({"rules": {"first_dealer": 0}, "move_timeout_ms": 300});
+    let (id, _tokens) = app.create(body).await;
+    let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+    assert_eq!(v["phase"], "awaiting_deal");
+    assert!(
+        v["deadline"].is_string(),
+        "a match with a clock shows the deadline"
+    );
+    // A long poll wakes when the clock runs out, with the bot's move.
+    let woken = events(&app, &id, "after=1&wait_ms=10000").await;
+    let first = &woken[0];
+    assert_eq!(first["type"], "bot_acted", "{woken:?}");
+    assert_eq!(first["reason"], "timeout");
+    assert_eq!(first["seat"], 0);
+    assert_eq!(first["action"], json!({"type": "deal"}));
+    let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+    assert_eq!(v["phase"], "choosing_trump");
+    assert!(v["deadline"].is_string());
+}
+
+async fn expired_clock_with_forfeit_forfeits_the_hand(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let body =
+        json!({"rules": {"first_dealer": 0}, "move_timeout_ms": 300, "on_timeout": "forfeit"});
+    let (id, tokens) = app.create(body).await;
+    let r = app
+        .post(
+            &format!("/v1/matches/{id}/deal"),
+            tokens[0].as_deref(),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+    let hand = &v["hands"][0];
+    assert_eq!(hand["forfeit"], 0, "the dealer's team ran out of time: {v}");
+    assert_eq!(hand["recorded"], json!([0, 36]));
+    assert_eq!(v["scores"], json!([0, 36]));
+    let kinds: Vec<Value> = events(&app, &id, "after=0")
+        .await
+        .iter()
+        .map(|e| e["type"].clone())
+        .collect();
+    assert!(kinds.contains(&json!("hand_forfeited")), "{kinds:?}");
+}
+
+/// Reads server-sent events until `n` events arrived; returns (id, type, data).
+async fn read_sse(resp: reqwest::Response, n: usize) -> Vec<(u64, String, Value)> {
+    let mut stream = resp.bytes_stream();
+    let mut buf = String::new();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .expect("an event within 10 s")
+            .expect("the stream goes on")
+            .expect("a chunk");
+        buf.push_str(std::str::from_utf8(&chunk).unwrap());
+        while let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let (mut id, mut kind, mut data) = (None, String::new(), Value::Null);
+            for line in block.lines() {
+                if let Some(v) = line.strip_prefix("id: ") {
+                    id = v.parse().ok();
+                } else if let Some(v) = line.strip_prefix("event: ") {
+                    kind = v.to_string();
+                } else if let Some(v) = line.strip_prefix("data: ") {
+                    data = serde_json::from_str(v).unwrap();
+                }
+            }
+            if let Some(id) = id {
+                out.push((id, kind, data));
+            }
+        }
+    }
+    out
+}
+
+async fn stream_sends_events_and_resumes_after_last_event_id(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (id, tokens) = app.create(json!({"rules": {"first_dealer": 0}})).await;
+    let url = format!("{}/v1/matches/{id}/stream", app.base);
+    let resp = app
+        .client
+        .get(&url)
+        .bearer_auth(tokens[1].as_deref().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(
+        resp.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    let poster = {
+        let app_base = app.base.clone();
+        let client = app.client.clone();
+        let token = tokens[0].clone().unwrap();
+        let id = id.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            client
+                .post(format!("{app_base}/v1/matches/{id}/deal"))
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        })
+    };
+    let got = read_sse(resp, 2).await;
+    assert_eq!(poster.await.unwrap(), 200);
+    assert_eq!((got[0].0, got[0].1.as_str()), (1, "match_created"));
+    assert_eq!((got[1].0, got[1].1.as_str()), (2, "hand_dealt"));
+    assert_eq!(
+        got[1].2["cards"].as_array().unwrap().len(),
+        12,
+        "seat 1 sees its own cards"
+    );
+    assert_eq!(got[1].2["seq"], 2);
+    // Resuming after event 1 starts with event 2; a spectator sees no cards.
+    let resp = app
+        .client
+        .get(&url)
+        .header("Last-Event-ID", "1")
+        .send()
+        .await
+        .unwrap();
+    let again = read_sse(resp, 1).await;
+    assert_eq!((again[0].0, again[0].1.as_str()), (2, "hand_dealt"));
+    assert!(
+        again[0].2.get("cards").is_none(),
+        "a spectator sees no cards"
+    );
+}
+
+both_stores!(
+    expired_clock_lets_the_house_bot_move,
+    expired_clock_with_forfeit_forfeits_the_hand,
+    stream_sends_events_and_resumes_after_last_event_id,
+);

@@ -1,0 +1,21 @@
+//! The API suite: a real server on a free port, driven over HTTP, on the
+//! in-memory store and on Redis.
+//!
+//! `app` starts servers and holds the client; `backends` (shared with the
+//! store suite) makes the stores and runs a store-parametrized test on
+//! both as `memory::NAME` and `redis::NAME`. Each other module is one
+//! topic; add a file beside this one and a `mod` line below to add one.
+
+#[path = "../backends/mod.rs"]
+mod backends;
+
+mod app;
+
+mod clock_stream;
+mod errors;
+mod limits;
+mod metrics;
+mod openapi;
+mod play;
+mod redis_fleet;
+mod stream_end;

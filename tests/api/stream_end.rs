@@ -1,0 +1,72 @@
+//! The event stream of a finished match ends, even when resumed past its
+//! last event (found by `scripts/fuzz-api`: it used to send keep-alives
+//! forever).
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::app::spawn_app;
+use crate::backends::Backend;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
+    let app = spawn_app(Backend::Memory).await;
+    let seats = json!([{"kind": "remote"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]);
+    let (id, tokens) = app
+        .create(json!({"rules": {"max_hands": 1}, "seats": seats, "auto_deal": true}))
+        .await;
+    let token = tokens[0].clone().expect("seat 0 is remote");
+    let path = format!("/v1/matches/{id}");
+    for _ in 0..100 {
+        let view = app.get(&path, Some(&token)).await;
+        if view.json["phase"] == "match_over" {
+            break;
+        }
+        let action = view.json["legal_actions"][0].clone();
+        let r = app
+            .post(&format!("{path}/actions"), Some(&token), action)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    assert_eq!(
+        app.get(&path, Some(&token)).await.json["phase"],
+        "match_over",
+        "the match must be over for this test"
+    );
+    let last = app.get(&format!("{path}/events"), None).await.json["last_seq"]
+        .as_u64()
+        .expect("last_seq");
+    for resume in [last, last + 1000] {
+        let resp = app
+            .client
+            .get(format!("{}{path}/stream", app.base))
+            .header("Last-Event-ID", resume.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        let body = tokio::time::timeout(Duration::from_secs(5), resp.text())
+            .await
+            .expect("the stream of a finished match ends")
+            .unwrap();
+        assert!(!body.contains("event:"), "no events after the last: {body}");
+    }
+}
+
+/// The stream checks the match and the token before it starts: a plain
+/// problem answer, not a stream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stream_refuses_an_unknown_match_or_a_wrong_token_before_starting() {
+    let app = spawn_app(Backend::Memory).await;
+    let missing = app.get("/v1/matches/no-such-match/stream", None).await;
+    assert_eq!(missing.status, 404, "{}", missing.text);
+    assert_eq!(missing.content_type, "application/problem+json");
+    assert_eq!(missing.json["code"], "match_not_found");
+    let (id, _) = app.create(json!({})).await;
+    let wrong = app
+        .get(&format!("/v1/matches/{id}/stream"), Some("not-a-token"))
+        .await;
+    assert_eq!(wrong.status, 401, "{}", wrong.text);
+    assert_eq!(wrong.json["code"], "unauthorized");
+}

@@ -1,0 +1,116 @@
+//! The two stores the api and store suites run on, shared by both suites
+//! (`#[path = "../backends/mod.rs"] mod backends;` in their `main.rs`).
+//!
+//! A store-parametrized test is an async fn written once, taking a
+//! [`Backend`] or a ready `Arc<dyn MatchStore>`; [`both_stores!`] runs it
+//! on each store as `memory::NAME` and `redis::NAME`, so a failure names
+//! its store. Redis is never skipped: [`redis::redis_url`] uses
+//! `REDIS_URL` or starts a throwaway `redis-server`, and fails the test
+//! with a clear message when neither is possible.
+
+#![allow(dead_code)]
+
+pub mod redis;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use botifarra::store::{MatchStore, MemoryStore, RedisStore};
+
+/// Which store a test uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The in-memory store.
+    Memory,
+    /// Redis: `REDIS_URL`, or a throwaway server the tests start.
+    Redis,
+}
+
+impl Backend {
+    /// The store's `kind()`: `memory` or `redis`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Backend::Memory => "memory",
+            Backend::Redis => "redis",
+        }
+    }
+}
+
+/// Makes the store for `backend`, on `url` for Redis (by default the
+/// shared test server of [`redis::redis_url`]).
+pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn MatchStore> {
+    let store: Arc<dyn MatchStore> = match backend {
+        Backend::Memory => Arc::new(MemoryStore::new()),
+        Backend::Redis => {
+            let url = redis_url.unwrap_or_else(redis::redis_url);
+            Arc::new(
+                RedisStore::connect(&url, Duration::from_secs(3600))
+                    .await
+                    .expect("connect to the test Redis"),
+            )
+        }
+    };
+    assert_eq!(store.kind(), backend.kind());
+    store
+}
+
+/// What a store-parametrized test takes: the [`Backend`] itself (to start
+/// a server on it), or a store on it.
+pub trait OnBackend: Sized {
+    /// The value for `backend`.
+    fn on(backend: Backend) -> impl Future<Output = Self>;
+}
+
+impl OnBackend for Backend {
+    async fn on(backend: Backend) -> Self {
+        backend
+    }
+}
+
+impl OnBackend for Arc<dyn MatchStore> {
+    async fn on(backend: Backend) -> Self {
+        store_for(backend, None).await
+    }
+}
+
+/// Runs `test` on `backend`; used by [`both_stores!`].
+pub async fn run<T, F>(backend: Backend, test: impl FnOnce(T) -> F)
+where
+    T: OnBackend,
+    F: Future<Output = ()>,
+{
+    test(T::on(backend).await).await;
+}
+
+/// Runs each named async fn of the calling module on both stores, as the
+/// tests `memory::NAME` and `redis::NAME`. Each fn takes one argument: a
+/// [`Backend`] or an `Arc<dyn MatchStore>`.
+///
+/// ```ignore
+/// async fn whole_match_with_house_bots(backend: Backend) { … }
+/// both_stores!(whole_match_with_house_bots);
+/// ```
+macro_rules! both_stores {
+    ($($test:ident),+ $(,)?) => {
+        /// The store-parametrized tests of this module on the in-memory store.
+        mod memory {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    $crate::backends::run($crate::backends::Backend::Memory, super::$test).await;
+                }
+            )+
+        }
+        /// The store-parametrized tests of this module on Redis.
+        mod redis {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    $crate::backends::run($crate::backends::Backend::Redis, super::$test).await;
+                }
+            )+
+        }
+    };
+}
+pub(crate) use both_stores;

@@ -1,6 +1,0 @@
-//! Helpers shared by the integration tests (`mod support;` in each test crate).
-
-#![allow(dead_code)]
-
-pub mod app;
-pub mod redis;
