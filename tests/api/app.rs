@@ -10,7 +10,7 @@ use botifarra::store::MatchStore;
 use reqwest::{Client, Method, StatusCode};
 use serde_json::Value;
 
-use crate::backends::{Backend, store_for};
+pub use crate::backends::{Backend, store_for};
 
 /// A running server and a client for it.
 pub struct TestApp {

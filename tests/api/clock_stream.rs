@@ -7,8 +7,8 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{TestApp, spawn_app};
-use crate::backends::{Backend, both_stores};
+use crate::app::{Backend, TestApp, spawn_app};
+use crate::backends::both_stores;
 
 async fn events(app: &TestApp, id: &str, query: &str) -> Vec<Value> {
     app.get(&format!("/v1/matches/{id}/events?{query}"), None)

@@ -4,8 +4,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::app::{Reply, TestApp, spawn_app};
-use crate::backends::{Backend, both_stores};
+use crate::app::{Backend, Reply, TestApp, spawn_app};
+use crate::backends::both_stores;
 
 fn assert_problem(r: &Reply, status: u16, code: &str) {
     assert_eq!(

@@ -8,8 +8,7 @@ use botifarra::http::limit::RateLimits;
 use reqwest::Client;
 use serde_json::{Value, json};
 
-use crate::app::spawn_with;
-use crate::backends::{Backend, store_for};
+use crate::app::{Backend, spawn_with, store_for};
 
 fn limited(per_ip_per_sec: u32, creates_per_min: u32) -> ServeOptions {
     with_limits(per_ip_per_sec, 0, creates_per_min)

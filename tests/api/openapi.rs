@@ -67,7 +67,7 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_serves_the_generated_document_and_swagger_ui() {
-    let app = crate::app::spawn_app(crate::backends::Backend::Memory).await;
+    let app = crate::app::spawn_app(crate::app::Backend::Memory).await;
     let served = app.get("/api-docs/openapi.json", None).await;
     assert_eq!(served.status, reqwest::StatusCode::OK);
     let generated: Value = serde_json::from_str(&botifarra::http::openapi_json()).unwrap();

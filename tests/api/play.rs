@@ -9,8 +9,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::app::{card_strings, spawn_app};
-use crate::backends::{Backend, both_stores};
+use crate::app::{Backend, card_strings, spawn_app};
+use crate::backends::both_stores;
 
 /// Fails when any card in `body` (seen by `viewer`) is still held by another seat.
 fn assert_no_hidden_cards(

@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{TestApp, spawn_with_store};
+use crate::app::{Backend, TestApp, spawn_with_store, store_for};
 use crate::backends::redis::{RedisProcess, redis_url};
-use crate::backends::{Backend, store_for};
 
 /// A `botifarra` server process on a free port, killed on drop.
 struct ServerProcess {

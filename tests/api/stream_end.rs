@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::app::spawn_app;
-use crate::backends::Backend;
+use crate::app::{Backend, spawn_app};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
