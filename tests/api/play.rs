@@ -48,7 +48,7 @@ fn assert_no_seed(body: &Value, seed_hex: &str, what: &str) {
     );
 }
 
-/// Plays a whole match with remote seats only, driven only by the
+/// Plays a whole match in which every seat is remote, driven only by the
 /// `legal_actions` of the views, checking every response for leaks.
 async fn remote_seats_play_a_whole_match(backend: Backend, rules: Value, seats: usize) {
     let app = spawn_app(backend).await;

@@ -5,10 +5,6 @@
 //! every other one refused with a reason and no change; every hand is worth
 //! 72 and plays every card of the deck once; scores follow section 6.
 
-use crate::helpers;
-
-use crate::helpers::oracle;
-use crate::helpers::random::{SplitMix, rules_from};
 use botifarra::rules::legal::{legal_cards, why_illegal};
 use botifarra::rules::{
     Action, Call, Card, CardSet, Doubling, HandResult, HandState, Match, Phase, RuleError, Rules,
@@ -16,6 +12,10 @@ use botifarra::rules::{
 };
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
+
+use crate::helpers;
+use crate::helpers::oracle;
+use crate::helpers::random::{SplitMix, rules_from};
 
 /// Every action a seat could send, of every phase.
 fn action_space() -> Vec<Action> {

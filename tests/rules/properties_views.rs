@@ -3,14 +3,14 @@
 //! `moves` + `replay` and a serde round trip reproduce an equal match; a
 //! long match stays small as JSON.
 
-use crate::helpers;
-
-use crate::helpers::random::{SplitMix, random_step, rules_from};
 use botifarra::rules::view::redact_event;
 use botifarra::rules::{Card, CardSet, Event, Match, Phase, Rules, Seat, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::Value;
+
+use crate::helpers;
+use crate::helpers::random::{SplitMix, random_step, rules_from};
 
 /// Every card code mentioned anywhere in a JSON value (parsed, so "1O"
 /// inside "11O" is not a false hit); panics on a number too large to be

@@ -1,12 +1,12 @@
 //! RULES.md section 10, choosing trump and doubling in the individual
 //! variants: delegation to the left, Estevet, and who may double.
 
-use crate::helpers;
+use botifarra::rules::{Call, CallRecord, Event, Match, Phase, RuleError, Variant};
 
+use crate::helpers;
 use crate::helpers::{
     act, call, dealt, declares, hands_of, legal_now, must_choose, refused, rules, trump, turn,
 };
-use botifarra::rules::{Call, CallRecord, Event, Match, Phase, RuleError, Variant};
 
 const FOUR: [&[&str]; 4] = [&["1O"], &["2O"], &["3O"], &["4O"]];
 const THREE: [&[&str]; 4] = [&["1O"], &["5O"], &["6O"], &[]];

@@ -2,12 +2,12 @@
 //! partners, the 36-card deck, thresholds 18 and 24, forfeit shares,
 //! per-seat totals.
 
-use crate::helpers;
+use botifarra::rules::{Action, Call, CardSet, HandResult, Match, Phase, Rules, Variant, Winner};
 
+use crate::helpers;
 use crate::helpers::{
     act, act_now, call, hand, legal, pass_all, plays, rules, scored, seed, set_points, trump,
 };
-use botifarra::rules::{Action, Call, CardSet, HandResult, Match, Phase, Rules, Variant, Winner};
 
 #[test]
 fn abarrotada_no_partner_exemption_when_beating() {

@@ -1,15 +1,15 @@
 //! RULES.md section 3: choosing trump, the doubling rounds, who leads, who
 //! deals next, and the first dealer.
 
-use crate::helpers;
-
-use crate::helpers::{
-    act, act_now, call, choice, dealt, declares, hands_of, legal_now, must_choose, pairs, refused,
-    seed, trump, turn,
-};
 use botifarra::rules::{
     Action, Call, CallRecord, Event, FirstDealer, Match, Phase, RuleError, Rules, Suit, Trump,
     Variant,
+};
+
+use crate::helpers;
+use crate::helpers::{
+    act, act_now, call, choice, dealt, declares, hands_of, legal_now, must_choose, pairs, refused,
+    seed, trump, turn,
 };
 
 const HANDS: [&[&str]; 4] = [&["1O"], &["2O"], &["3O"], &["4O"]];

@@ -1,16 +1,16 @@
 //! RULES.md sections 1, 8 and 9: card codes, every hand worth 72, dealing
 //! without shuffling, and reproducible, verifiable deals.
 
-use crate::helpers;
-
-use crate::helpers::oracle;
-use crate::helpers::random::{SplitMix, finish_hand, random_step};
-use crate::helpers::{act, card, seed};
 use botifarra::rules::deck::HandRng;
 use botifarra::rules::{
     Action, Card, CardSet, FirstDealer, Match, Phase, Rules, Seat, ShuffleMode, Variant,
 };
 use sha2::{Digest, Sha256};
+
+use crate::helpers;
+use crate::helpers::oracle;
+use crate::helpers::random::{SplitMix, finish_hand, random_step};
+use crate::helpers::{act, card, seed};
 
 #[test]
 fn every_hand_totals_72() {

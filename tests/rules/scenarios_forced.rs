@@ -1,9 +1,9 @@
 //! RULES.md 4.1 (forced mode, every cell of the table) and 4.2 (must-trump).
 
-use crate::helpers;
-
-use crate::helpers::{hand, legal, pairs, plays, seed, turn, why_refused};
 use botifarra::rules::{Match, Rules, RulesError, Variant};
+
+use crate::helpers;
+use crate::helpers::{hand, legal, pairs, plays, seed, turn, why_refused};
 
 fn forced() -> Rules {
     Rules {

@@ -2,14 +2,14 @@
 //! and how a refused play is reported. Each scenario deals short hands and
 //! checks the exact legal set of the seat to play.
 
-use crate::helpers;
+use botifarra::rules::legal::{PlayContext, TrickSoFar, legal_cards, why_illegal};
+use botifarra::rules::{Action, Call, Event, Phase, RuleError, Suit, Variant};
 
+use crate::helpers;
 use crate::helpers::{
     act, call, card, hand, legal, pairs_playing, play_action, plays, refused, trump, turn,
     why_refused,
 };
-use botifarra::rules::legal::{PlayContext, TrickSoFar, legal_cards, why_illegal};
-use botifarra::rules::{Action, Call, Event, Phase, RuleError, Suit, Variant};
 
 #[test]
 fn leader_may_play_any_card() {

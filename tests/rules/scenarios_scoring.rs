@@ -2,12 +2,12 @@
 //! match. Each hand is played down to one last trick, with the points taken
 //! before it set directly.
 
-use crate::helpers;
+use botifarra::rules::{Action, Call, Event, HandResult, Match, Phase, RuleError, Rules, Winner};
 
+use crate::helpers;
 use crate::helpers::{
     act, act_now, call, hand, pairs, pass_all, plays, scored, seed, set_points, trump,
 };
-use botifarra::rules::{Action, Call, Event, HandResult, Match, Phase, RuleError, Rules, Winner};
 
 /// Deals the next hand of `m`, names `trump_word` (dealer), says `calls`,
 /// sets the points so far and plays a last trick (worth 6, won by the

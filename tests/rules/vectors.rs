@@ -2,9 +2,10 @@
 //! notice inside the file): three legal hands with the team points they
 //! score, and three in which a player breaks a playing rule.
 
-use crate::helpers::{pairs_playing, play_action, refused};
 use botifarra::rules::{Match, RuleError};
 use serde_json::Value;
+
+use crate::helpers::{pairs_playing, play_action, refused};
 
 fn vectors() -> Value {
     let path = concat!(
