@@ -49,12 +49,13 @@ export function assertNoProblems(page, allowed = []) {
 }
 
 /** Starts a match from the lobby against three house bots; returns {id, token}. */
-export async function startAgainstBots(page, { maxHands = 1, bot = 'random', name = 'Anna' } = {}) {
+export async function startAgainstBots(page, { maxHands = 1, bot = 'random', name = 'Anna', clock = '' } = {}) {
   await page.goto(`${BASE}/`);
   const form = page.locator('form[data-form="bots"]');
   await form.locator('input[name="name"]').fill(name);
   await form.locator('select[name="bot"]').selectOption(bot);
   await form.locator('input[name="max_hands"]').fill(String(maxHands));
+  await form.locator('select[name="clock"]').selectOption(clock);
   await form.locator('button[type="submit"]').click();
   await page.waitForSelector('.table-page');
   const url = new URL(page.url());

@@ -89,10 +89,9 @@ function handView(view, onAction, busy, onRefused) {
         'data-card': code,
         'data-key': `card-${code}`,
         'aria-disabled': ok && !busy ? null : 'true',
-        'aria-label': ok ? cardName(code) : `${cardName(code)}: ${reason}`,
         title: reason,
         onclick: () => (ok && !busy ? onAction({ type: 'play', card: code }) : onRefused(reason)),
-      }, cardFace(code)));
+      }, cardFace(code, { 'aria-hidden': null }), el('span', { class: 'sr' }, ` (${cardName(code)})${reason ? `: ${reason}` : ''}`)));
     })));
 }
 
