@@ -124,10 +124,12 @@ test('each language renders, the default taken from the browser', async () => {
     const page = await openPage(browser, { viewport: PHONE, locale: `${lang}-ES` });
     await page.goto(`${BASE}/`);
     assert.equal(await page.locator('#bots-title').textContent(), words.title, `${lang} from navigator.language`);
+    assert.doesNotMatch(await page.locator('main').innerText(), /\b(null|undefined|NaN)\b/, 'no placeholder leaks');
     assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
     await startAgainstBots(page, { maxHands: 1 });
     await waitForMove(page);
     assert.equal(await page.locator('#hand-title').textContent(), words.hand);
+    assert.doesNotMatch(await page.locator('main').innerText(), /\b(null|undefined|NaN)\b/, 'no placeholder leaks');
     const first = await page.locator('.hand .card .sr').first().textContent();
     assert.ok(first && first.length > 3, 'cards have text names');
     assertNoProblems(page);
@@ -181,5 +183,20 @@ test('a table with friends: every seat gets a link with its token in the fragmen
   assert.equal(await page.locator('.hand .card').count(), 12, 'seat 3 sees its own hand');
   await assertAccessible(page, 'seat links and a remote seat');
   assertNoProblems(page);
+  await page.context().close();
+});
+
+test('an unknown match or a wrong seat link says so', async () => {
+  const page = await openPage(browser, { viewport: PHONE });
+  await page.goto(`${BASE}/#match=no-such-match`);
+  await page.locator('[role="alert"]').waitFor();
+  assert.equal(await page.locator('[role="alert"]').textContent(), 'No such match.');
+  const { id } = await startAgainstBots(page, { maxHands: 1 });
+  await page.goto(`${BASE}/#match=${id}&token=not-a-seat-token`);
+  await page.reload();
+  await page.locator('[role="alert"]').waitFor();
+  assert.equal(await page.locator('[role="alert"]').textContent(), 'This seat link is not valid for this match.');
+  // The browser reports the refused requests (404, 401) on its console; nothing else.
+  assertNoProblems(page, [/status of 40[14]/]);
   await page.context().close();
 });

@@ -139,11 +139,11 @@ function showLobby() {
     location.hash = hash;
   });
 
-  main.replaceChildren(
+  main.replaceChildren(el('div', {},
     el('h1', {}, t('title')),
     el('p', { class: 'intro' }, t('lobbyIntro')),
     created ? seatLinks(created) : null,
-    el('div', { class: 'lobby' }, bots, friends, join));
+    el('div', { class: 'lobby' }, bots, friends, join)));
 }
 
 function seatLinks({ id, tokens }) {
@@ -187,8 +187,8 @@ function openTable(id, token) {
     if (closed) return;
     heading.textContent = `${t('matchId')} ${id}${view && view.you !== null && view.you !== undefined ? ` · ${seatName(view, view.you)}` : ''}`;
     if (!view) {
-      body.replaceChildren(el('p', { role: message ? 'alert' : null }, message || t('loading')),
-        message ? el('p', {}, el('a', { href: '#', class: 'button' }, t('backToLobby'))) : null);
+      body.replaceChildren(el('div', {}, el('p', { role: message ? 'alert' : null }, message || t('loading')),
+        message ? el('p', {}, el('a', { href: '#', class: 'button' }, t('backToLobby'))) : null));
       return;
     }
     const focused = document.activeElement?.dataset?.key;

@@ -75,7 +75,7 @@ function actionButtons(view, onAction, busy) {
 }
 
 function handView(view, onAction, busy, onRefused) {
-  if (!view.hand) return null;
+  if (!view.hand || view.phase === 'match_over') return null;
   const legal = new Set(view.legal_actions.filter((a) => a.type === 'play').map((a) => a.card));
   const trump = ['O', 'C', 'E', 'B'].includes(view.trump) ? view.trump : null;
   return el('section', { class: 'hand-area', 'aria-labelledby': 'hand-title' },
@@ -110,7 +110,7 @@ function scoreBoard(view) {
         el('td', {}, view.points_taken[i] ?? 0))))),
     el('dl', { class: 'facts' },
       el('dt', {}, t('trump')), el('dd', { 'data-trump': view.trump || '' }, trumpText,
-        view.declarer !== null && view.declarer !== undefined ? ` (${seatName(view, view.declarer)})` : ''),
+        view.declarer !== null && view.declarer !== undefined ? ` — ${seatName(view, view.declarer)}` : ''),
       el('dt', {}, t('multiplier')), el('dd', {}, `×${view.multiplier}`),
       el('dt', {}, t('calls')), el('dd', {}, calls)));
 }
@@ -132,7 +132,10 @@ function results(view) {
 
 function over(view) {
   if (view.phase !== 'match_over') return null;
-  const who = view.winner === 'draw' || view.winner === null ? t('draw') : t('winner', sideName(view, view.winner));
+  let who = view.winner === 'draw' || view.winner === null ? t('draw') : t('winner', sideName(view, view.winner));
+  const mine = view.you !== null && view.you !== undefined ? view.seats[view.you].team : null;
+  const shared = view.seats.filter((s) => s.team === view.winner).length > 1;
+  if (mine !== null && shared) who = view.winner === mine ? t('weWon') : t('theyWon');
   return el('section', { class: 'over', 'aria-labelledby': 'over-title' },
     el('h2', { id: 'over-title' }, t('matchOver')),
     el('p', { class: 'winner' }, who),
