@@ -91,6 +91,15 @@ async fn the_web_client_is_served_with_a_strict_content_security_policy() {
         .await;
     assert_eq!(again.status, 304, "an unchanged page is not sent again");
 
+    let head = app
+        .client
+        .head(format!("{}/web/app.css", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["content-type"], "text/css; charset=utf-8");
+
     let missing = app.get("/web/..%2FCargo.toml", None).await;
     assert_eq!(missing.status, 404);
     let unknown = app.get("/web/secret.js", None).await;

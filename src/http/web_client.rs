@@ -8,7 +8,7 @@
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::web::{self, Path};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{HttpRequest, HttpResponse, guard};
 use sha2::{Digest, Sha256};
 
 /// What the pages may load and call: this origin only.
@@ -50,8 +50,9 @@ const ASSETS: &[Asset] = &[
 /// Registers `/` (the client's page) and `/web/{file}` (its assets). Not
 /// part of the OpenAPI document: it is a client of the API, not the API.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(index))
-        .route("/web/{file}", web::get().to(file));
+    let get_or_head = || web::route().guard(guard::Any(guard::Get()).or(guard::Head()));
+    cfg.route("/", get_or_head().to(index))
+        .route("/web/{file}", get_or_head().to(file));
 }
 
 async fn index(req: HttpRequest) -> HttpResponse {
