@@ -1,12 +1,18 @@
 //! Request parts every action shares: the bearer token, `If-Match`,
-//! `Idempotency-Key`, and bodies parsed into clear problems.
+//! `Idempotency-Key`, and bodies parsed into clear problems; the
+//! `access_token` query parameter of the reads a browser's `EventSource`
+//! makes (it cannot send headers), and the request log that never shows it.
 
+use std::borrow::Cow;
 use std::future::{Ready, ready};
 
-use actix_web::dev::Payload;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap};
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::{Error as ActixError, FromRequest, HttpMessage, HttpRequest};
 use serde::de::DeserializeOwned;
+use tracing::Span;
+use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder};
 
 use super::error::ApiError;
 use crate::service::Error;
@@ -45,6 +51,115 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<Option<&str>> {
             .map(str::trim)
             .filter(|t| !t.is_empty() && t.len() <= 256),
     )
+}
+
+/// The seat token of a read that also takes it as an `access_token` query
+/// parameter (RFC 6750 §2.3): the header's or the query's, never both.
+///
+/// # Errors
+/// `InvalidRequest` when both are sent; `Unauthorized` when the query's is
+/// empty or over 256 characters.
+pub fn header_or_query_token(
+    bearer: Bearer,
+    query: Option<&str>,
+) -> Result<Option<String>, ApiError> {
+    match (bearer.0, query) {
+        (Some(_), Some(_)) => Err(ApiError(Error::InvalidRequest(
+            "send the seat token either as `Authorization: Bearer` or as `access_token`, not both"
+                .into(),
+        ))),
+        (t, None) => Ok(t),
+        (None, Some(q)) if !q.is_empty() && q.len() <= 256 => Ok(Some(q.to_string())),
+        (None, Some(_)) => Err(ApiError(Error::Unauthorized(
+            "access_token must be a seat token".into(),
+        ))),
+    }
+}
+
+/// The request's path and query as logged: the value of every
+/// `access_token` parameter replaced by `[redacted]`.
+pub fn redacted_target(path_and_query: &str) -> Cow<'_, str> {
+    let Some((path, query)) = path_and_query.split_once('?') else {
+        return Cow::Borrowed(path_and_query);
+    };
+    let query: Vec<&str> = query
+        .split('&')
+        .map(|pair| {
+            let key = pair.split_once('=').map_or(pair, |(k, _)| k);
+            if percent_decoded(key) == "access_token" {
+                "access_token=[redacted]"
+            } else {
+                pair
+            }
+        })
+        .collect();
+    Cow::Owned(format!("{path}?{}", query.join("&")))
+}
+
+/// A query key as the query extractor reads it (`%XX` and `+` decoded), so
+/// that an encoded `access_token` is redacted too.
+fn percent_decoded(key: &str) -> String {
+    let bytes = key.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The request span of the log: `tracing-actix-web`'s default fields, with
+/// the target's `access_token` redacted (its own span logs the raw URI).
+pub struct RedactedRootSpan;
+
+impl RootSpanBuilder for RedactedRootSpan {
+    fn on_request_start(req: &ServiceRequest) -> Span {
+        let target = req.uri().path_and_query().map_or("", |p| p.as_str());
+        let route = req.match_pattern().unwrap_or_else(|| "default".into());
+        let request_id = req.extensions().get::<RequestId>().copied();
+        let info = req.connection_info();
+        tracing::info_span!(
+            "HTTP request",
+            http.method = %req.method(),
+            http.route = %route,
+            http.flavor = ?req.version(),
+            http.scheme = %info.scheme(),
+            http.host = %info.host(),
+            http.client_ip = %info.realip_remote_addr().unwrap_or(""),
+            http.user_agent = %req.headers().get(header::USER_AGENT).and_then(|h| h.to_str().ok()).unwrap_or(""),
+            http.target = %redacted_target(target),
+            http.status_code = tracing::field::Empty,
+            otel.name = %format!("{} {route}", req.method()),
+            otel.kind = "server",
+            otel.status_code = tracing::field::Empty,
+            request_id = %request_id.map(|r| r.to_string()).unwrap_or_default(),
+            exception.message = tracing::field::Empty,
+            exception.details = tracing::field::Empty,
+        )
+    }
+
+    fn on_request_end<B: MessageBody>(
+        span: Span,
+        outcome: &Result<ServiceResponse<B>, ActixError>,
+    ) {
+        DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
 }
 
 /// The guards of an action: `If-Match` and `Idempotency-Key`.

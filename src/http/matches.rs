@@ -7,7 +7,7 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
-use super::extract::{Bearer, Guards, expected_version, parse_body};
+use super::extract::{Bearer, Guards, expected_version, header_or_query_token, parse_body};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{
@@ -84,6 +84,9 @@ pub struct EventsQuery {
     pub wait_ms: Option<u64>,
     /// Most events to return (default and maximum 1000).
     pub limit: Option<usize>,
+    /// The seat token, for clients that cannot send `Authorization` (RFC 6750
+    /// §2.3); never together with the header. Prefer the header elsewhere.
+    pub access_token: Option<String>,
 }
 
 /// Query of `GET …/legal-moves`.
@@ -374,10 +377,11 @@ pub async fn events(
     q: Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = q.limit.unwrap_or(svc.limits().max_events_page);
+    let token = header_or_query_token(bearer, q.access_token.as_deref())?;
     let page = svc
         .events(
             &id,
-            bearer.0.as_deref(),
+            token.as_deref(),
             q.after.unwrap_or(0),
             q.wait_ms.unwrap_or(0),
             limit,

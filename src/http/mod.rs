@@ -8,6 +8,7 @@ pub mod limit;
 mod matches;
 mod metrics;
 mod stream;
+mod web_client;
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -154,12 +155,13 @@ fn app(
         )
         .configure(routes)
         .into_app()
+        .configure(web_client::routes)
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
         .wrap(cors(&cors_origins))
         .wrap(actix_web::middleware::from_fn(metrics::track))
-        .wrap(tracing_actix_web::TracingLogger::default())
+        .wrap(tracing_actix_web::TracingLogger::<extract::RedactedRootSpan>::new())
 }
 
 /// Starts serving on `listener` (bind port 0 in tests and read the port

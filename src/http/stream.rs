@@ -9,7 +9,7 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
-use super::extract::Bearer;
+use super::extract::{Bearer, header_or_query_token};
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 
@@ -20,6 +20,9 @@ use crate::service::{Error, Service};
 pub struct StreamQuery {
     /// Start after this event number (the `Last-Event-ID` header wins).
     pub after: Option<u64>,
+    /// The seat token, for `EventSource`, which cannot send `Authorization`
+    /// (RFC 6750 §2.3); never together with the header.
+    pub access_token: Option<String>,
 }
 
 /// One server-sent event as the stream frames it (for the OpenAPI
@@ -50,7 +53,9 @@ struct Cursor {
 
 /// The match's events as `text/event-stream`: each event's `id` is its
 /// `seq`, its `event` its type, its `data` the JSON the events endpoint
-/// shows. Resume with `Last-Event-ID`. The stream ends after `match_over`.
+/// shows. Resume with `Last-Event-ID`. The stream ends after `match_over`;
+/// resumed at or past the end of a finished match it answers `204`, which
+/// tells an `EventSource` to stop reconnecting.
 #[utoipa::path(
     tag = "matches",
     params(
@@ -61,6 +66,8 @@ struct Cursor {
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "An event stream", content_type = "text/event-stream", body = SseEvent),
+        (status = 204, description = "The match is over and every event was sent"),
+        (status = 400, description = "Bad query or `Last-Event-ID`, or a token sent twice", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )
@@ -87,21 +94,27 @@ pub async fn stream_events(
         ),
     };
     let after = last_event_id.or(q.after).unwrap_or(0);
+    let token = header_or_query_token(bearer, q.access_token.as_deref())?;
     // Check the match and the token before the stream starts (one read).
-    let phase = svc.view(&id, bearer.0.as_deref()).await?.game.phase;
+    let phase = svc.view(&id, token.as_deref()).await?.game.phase;
     // Resuming past the end of a finished match: nothing will ever come.
-    let done = phase == Phase::MatchOver
+    if phase == Phase::MatchOver
         && svc
-            .events(&id, bearer.0.as_deref(), after, 0, 1)
+            .events(&id, token.as_deref(), after, 0, 1)
             .await?
             .events
-            .is_empty();
+            .is_empty()
+    {
+        return Ok(HttpResponse::NoContent()
+            .insert_header(("Cache-Control", "no-cache"))
+            .finish());
+    }
     let cursor = Cursor {
         svc: svc.into_inner(),
         id: id.into_inner(),
-        token: bearer.0,
+        token,
         after,
-        done,
+        done: false,
     };
     let body = stream::unfold(cursor, |mut c| async move {
         if c.done {

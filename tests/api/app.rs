@@ -168,6 +168,26 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Plays `token`'s seat with its first legal action until the match is
+    /// over (the other seats must be house bots), and checks that it is.
+    pub async fn finish_match(&self, id: &str, token: &str) {
+        let path = format!("/v1/matches/{id}");
+        for _ in 0..1000 {
+            let view = self.get(&path, Some(token)).await;
+            if view.json["phase"] == "match_over" {
+                return;
+            }
+            let action = view.json["legal_actions"][0].clone();
+            let r = self
+                .post(&format!("{path}/actions"), Some(token), action)
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+        panic!("the match did not end");
+    }
+}
+
 /// Every card code found anywhere in a JSON document (any string value that
 /// parses as a card), with the JSON path where it was found.
 pub fn card_strings(v: &Value, path: &str, out: &mut Vec<(String, String)>) {

@@ -1,0 +1,86 @@
+// The public API as a browser uses it: JSON over fetch with the seat token
+// in `Authorization`, and the event stream through `EventSource`, which
+// cannot send headers, so the token goes in `access_token` (RFC 6750 §2.3).
+
+/** An API refusal: the problem document's `code`, `detail` and status. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || 'http_error';
+    this.detail = problem.detail || '';
+  }
+}
+
+async function call(method, path, { token, body, headers = {} } = {}) {
+  const h = { Accept: 'application/json', ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined) h['Content-Type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  } catch (e) {
+    throw new ApiError(0, { code: 'network', detail: String(e.message || e) });
+  }
+  const text = await res.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  if (!res.ok) throw new ApiError(res.status, json || {});
+  return json;
+}
+
+function key() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+/** `POST /v1/matches`: the match id, the seat tokens and the spectator view. */
+export const createMatch = (body) => call('POST', '/v1/matches', { body });
+
+/** `GET /v1/matches/{id}`: the view of the token's seat (spectator without). */
+export const getView = (id, token) => call('GET', `/v1/matches/${encodeURIComponent(id)}`, { token });
+
+/** The number of the match's last event (to follow the stream from there). */
+export async function lastSeq(id, token) {
+  const page = await call('GET', `/v1/matches/${encodeURIComponent(id)}/events?limit=1`, { token });
+  return page.last_seq;
+}
+
+/**
+ * Posts one action exactly as `legal_actions` listed it, at the version the
+ * player saw; a retry after a lost answer reuses its idempotency key.
+ */
+export function act(id, token, action, version) {
+  return call('POST', `/v1/matches/${encodeURIComponent(id)}/actions`, {
+    token,
+    body: action,
+    headers: { 'If-Match': `"${version}"`, 'Idempotency-Key': key() },
+  });
+}
+
+/**
+ * Follows the match's events after `after`. `onEvent` gets each event,
+ * `onDrop` is told when the connection drops (the browser reconnects with
+ * `Last-Event-ID` by itself), `onEnd` when the server says there is no more
+ * (`204` after the end of a match, or a refusal). Returns a function that
+ * closes the stream.
+ */
+export function follow(id, token, after, { onEvent, onDrop, onEnd }) {
+  const q = new URLSearchParams({ after: String(after) });
+  if (token) q.set('access_token', token);
+  const es = new EventSource(`/v1/matches/${encodeURIComponent(id)}/stream?${q}`);
+  const handler = (e) => {
+    let data = null;
+    try { data = JSON.parse(e.data); } catch { data = null; }
+    onEvent(e.type, data);
+  };
+  for (const type of ['match_created', 'hand_dealt', 'delegated', 'trump_chosen', 'double_called',
+    'card_played', 'trick_won', 'hand_forfeited', 'hand_scored', 'match_over', 'bot_acted', 'message']) {
+    es.addEventListener(type, handler);
+  }
+  es.addEventListener('error', () => {
+    if (es.readyState === EventSource.CLOSED) onEnd();
+    else onDrop();
+  });
+  return () => es.close();
+}
