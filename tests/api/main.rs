@@ -11,6 +11,7 @@ mod backends;
 
 mod app;
 
+mod browser;
 mod clock_stream;
 mod errors;
 mod limits;

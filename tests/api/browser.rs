@@ -3,15 +3,13 @@
 //! the two reads `EventSource`-style clients make (and never in the request
 //! log), and `204` from the stream of a finished match.
 
-mod support;
-
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::json;
 
-use support::app::{Backend, TestApp, spawn_app};
+use crate::app::{Backend, TestApp, spawn_app};
 
 /// One remote seat (seat 0) against three house bots, dealt at once.
 async fn match_against_bots(app: &TestApp, max_hands: u32) -> (String, String) {
