@@ -65,9 +65,10 @@ pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
             per_ip_per_sec: 0,
             per_token_per_sec: 0,
             creates_per_min: 0,
-            trust_forwarded_for: false,
+            hints_per_sec: 0,
+            ..RateLimits::default()
         },
-        cors_origins: Vec::new(),
+        ..ServeOptions::default()
     };
     spawn_with(store, opts).await
 }
