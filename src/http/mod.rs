@@ -9,6 +9,7 @@ pub mod limit;
 mod matches;
 mod metrics;
 mod open_limit;
+mod spec_notes;
 mod stream;
 
 use std::net::TcpListener;
@@ -95,6 +96,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .split_for_parts()
         .1;
     common_errors::add(&mut api);
+    spec_notes::add(&mut api);
     api
 }
 

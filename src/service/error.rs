@@ -144,7 +144,10 @@ impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         match e {
             StoreError::NotFound => Error::MatchNotFound,
-            StoreError::Full => Error::StoreFull,
+            StoreError::Full => {
+                super::metrics::metrics().limit_hit("store_full");
+                Error::StoreFull
+            }
             StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "store unavailable");
                 Error::StoreUnavailable

@@ -3,4 +3,6 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod logs;
+pub mod raw;
 pub mod redis;
