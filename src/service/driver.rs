@@ -11,10 +11,13 @@
 //! generator is derived from the seed and the version, so a match split
 //! over many requests plays exactly as it would in one.
 //!
-//! The steps themselves run on tokio's blocking pool, never on an actix
-//! worker, and at most [`Driver::new`]'s `threads` of them at once (hints
-//! have their own, smaller allowance): a request that cannot get a slot in
-//! time commits what it has and leaves the rest for later.
+//! Steps of a match with a CPU-heavy bot ([`HEAVY_BOTS`]: milliseconds a
+//! decision) run on tokio's blocking pool, never on an actix worker, and at
+//! most [`Driver::new`]'s `threads` batches at once (hints have their own,
+//! smaller allowance): a request that cannot get a slot in time commits
+//! what it has and leaves the rest for later. Other bots decide in
+//! microseconds, so their bounded batches run in place and never queue
+//! behind a heavy one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,6 +34,9 @@ use crate::rules::{Action, Event, Phase, Seat};
 /// How long a request waits for a free bot slot before it commits without
 /// advancing (reads) or refuses a hint.
 const SLOT_WAIT: Duration = Duration::from_secs(2);
+
+/// The bots whose decisions are too costly to run on a request worker.
+pub const HEAVY_BOTS: &[&str] = &["montecarlo"];
 
 /// The bounded pool house-bot work runs in.
 pub struct Driver {
@@ -74,8 +80,12 @@ impl Driver {
         mut events: Vec<String>,
         now: u64,
     ) -> Result<Advanced, Error> {
-        if !has_work(&rec, now, self.max_hands) {
-            let applied = advance(&mut rec, &mut events, now, 0, self.max_hands)?;
+        let heavy = rec
+            .seats
+            .iter()
+            .any(|s| HEAVY_BOTS.contains(&s.bot.as_str()));
+        if !heavy || !has_work(&rec, now, self.max_hands) {
+            let applied = advance(&mut rec, &mut events, now, self.max_steps, self.max_hands)?;
             return Ok(Advanced {
                 rec,
                 events,
