@@ -45,9 +45,17 @@ pub struct ServeArgs {
     /// Redis URL; without it matches are kept in memory.
     #[arg(long, env = "REDIS_URL")]
     pub redis_url: Option<String>,
-    /// How long an idle match is kept in Redis, in seconds.
+    /// How long a match is kept after its last write, in seconds (Redis
+    /// and memory stores alike).
     #[arg(long, env = "MATCH_TTL_SECS", default_value_t = 7 * 24 * 3600)]
     pub match_ttl_secs: u64,
+    /// Most matches the memory store holds; past it creates get `507 store_full`.
+    #[arg(long, env = "MEMORY_MAX_MATCHES", default_value_t = 100_000)]
+    pub memory_max_matches: usize,
+    /// Most bytes of match data the memory store holds, in MiB; past it
+    /// creates and commits get `507 store_full`.
+    #[arg(long, env = "MEMORY_MAX_MIB", default_value_t = 512)]
+    pub memory_max_mib: usize,
     /// Worker threads (default: one per core).
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
@@ -60,9 +68,49 @@ pub struct ServeArgs {
     /// Matches one client address may create per minute (0: no limit).
     #[arg(long, env = "CREATES_PER_MINUTE", default_value_t = 600)]
     pub creates_per_minute: u32,
-    /// Take the client address from `X-Forwarded-For` (only behind a trusted proxy).
+    /// `legal-moves?hint=` requests per second per client address (0: no limit).
+    #[arg(long, env = "HINTS_PER_SECOND", default_value_t = 5)]
+    pub hints_per_second: u32,
+    /// Same as `--trusted-proxies 1`: one proxy in front appends the client
+    /// address to `X-Forwarded-For`.
     #[arg(long, env = "TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
+    /// How many proxies in front of the server append to
+    /// `X-Forwarded-For`; the client address is the entry that many from
+    /// the right (0: the header is ignored).
+    #[arg(long, env = "TRUSTED_PROXIES", default_value_t = 0)]
+    pub trusted_proxies: usize,
+    /// Open connections per client address (0: no limit; only without
+    /// trusted proxies).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_IP", default_value_t = 256)]
+    pub max_connections_per_ip: usize,
+    /// Open event streams per client address (0: no limit).
+    #[arg(long, env = "MAX_STREAMS_PER_IP", default_value_t = 32)]
+    pub max_streams_per_ip: usize,
+    /// How long a client may take to send a request's head, in milliseconds.
+    #[arg(long, env = "HEADER_TIMEOUT_MS", default_value_t = 5_000)]
+    pub header_timeout_ms: u64,
+    /// How long a client may take to send a request body, in milliseconds.
+    #[arg(long, env = "BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+    /// Most engine steps (house-bot moves, automatic deals) one request plays.
+    #[arg(long, env = "MAX_STEPS_PER_REQUEST", default_value_t = 64)]
+    pub max_steps_per_request: usize,
+    /// Most house-bot advances running at once, off the request workers.
+    #[arg(long, env = "BOT_THREADS", default_value_t = 2)]
+    pub bot_threads: usize,
+    /// Most hints computed at once, off the request workers.
+    #[arg(long, env = "HINT_THREADS", default_value_t = 1)]
+    pub hint_threads: usize,
+    /// Most hands one match may deal (the cap on its events and size).
+    #[arg(long, env = "MAX_HANDS_PER_MATCH", default_value_t = 1000)]
+    pub max_hands_per_match: u32,
+    /// Require `Authorization: Bearer <token>` on `/metrics`.
+    #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// Serve `/metrics` only on this separate address (e.g. `127.0.0.1:9090`).
+    #[arg(long, env = "METRICS_BIND")]
+    pub metrics_bind: Option<String>,
     /// Comma-separated origins browsers may call from (`*`: any, the default).
     #[arg(long, env = "CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
     pub cors_origins: Vec<String>,

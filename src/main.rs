@@ -10,7 +10,7 @@ use botifarra::config::{Cli, Command, ServeArgs};
 use botifarra::http::ServeOptions;
 use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
-use botifarra::store::{MatchStore, MemoryStore, RedisStore};
+use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
 /// A faster allocator for the server and the engine benchmark: the engine
 /// makes a few small allocations per hand.
@@ -70,23 +70,50 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
                 .await
                 .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?,
         ),
-        None => Arc::new(MemoryStore::new()),
+        None => Arc::new(MemoryStore::with_limits(MemoryLimits {
+            ttl: Duration::from_secs(args.match_ttl_secs.max(1)),
+            max_matches: args.memory_max_matches,
+            max_bytes: args.memory_max_mib.saturating_mul(1 << 20),
+        })),
     };
     let listener = TcpListener::bind(&args.bind)?;
     let addr = listener.local_addr()?;
+    let metrics_listener = args
+        .metrics_bind
+        .as_deref()
+        .map(TcpListener::bind)
+        .transpose()?;
     tracing::info!(%addr, store = store.kind(), "serving; Swagger UI at http://{addr}/swagger-ui/");
-    let svc = Arc::new(Service::new(store, Limits::default()));
+    let limits = Limits {
+        max_steps: args.max_steps_per_request.max(1),
+        bot_threads: args.bot_threads,
+        hint_threads: args.hint_threads,
+        max_hands_per_match: args.max_hands_per_match,
+        ..Limits::default()
+    };
+    let svc = Arc::new(Service::new(store, limits));
+    let trusted_proxies = if args.trust_forwarded_for {
+        args.trusted_proxies.max(1)
+    } else {
+        args.trusted_proxies
+    };
     let opts = ServeOptions {
         workers: args.workers,
         rate_limits: RateLimits {
             per_ip_per_sec: args.rate_limit_per_ip,
             per_token_per_sec: args.rate_limit_per_token,
             creates_per_min: args.creates_per_minute,
-            trust_forwarded_for: args.trust_forwarded_for,
+            hints_per_sec: args.hints_per_second,
+            trusted_proxies,
+            connections_per_ip: args.max_connections_per_ip,
+            streams_per_ip: args.max_streams_per_ip,
         },
         cors_origins: args.cors_origins,
+        header_timeout: Duration::from_millis(args.header_timeout_ms),
+        body_timeout: Duration::from_millis(args.body_timeout_ms),
+        metrics_token: args.metrics_token.filter(|t| !t.is_empty()),
     };
-    botifarra::http::serve(listener, svc, opts)?.await
+    botifarra::http::serve_split(listener, metrics_listener, svc, opts)?.await
 }
 
 fn init_logs(format: &str) {

@@ -79,13 +79,15 @@ kill_redis() {
     REDIS_PID=""
 }
 
-# Starts the release server on Redis with rate limits off; sets BASE.
+# Starts the release server on Redis with rate limits and per-address caps
+# off (every load client comes from 127.0.0.1); sets BASE.
 start_server() {
     local port
     port="$(free_port)"
     BASE="http://127.0.0.1:$port"
     BIND="127.0.0.1:$port" REDIS_URL="$REDIS_URL" RUST_LOG="${RUST_LOG:-warn}" \
         RATE_LIMIT_PER_IP=0 RATE_LIMIT_PER_TOKEN=0 CREATES_PER_MINUTE=0 \
+        HINTS_PER_SECOND=0 MAX_CONNECTIONS_PER_IP=0 MAX_STREAMS_PER_IP=0 \
         target/release/botifarra >"$BENCH_TMP/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do

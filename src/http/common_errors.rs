@@ -3,7 +3,8 @@
 //!
 //! The middleware and extractors shared by all routes produce them: the
 //! rate limiter (`429`, every route), the store (`503`, every `/v1/` route),
-//! the body, header and query parsers (`400`, `413`), and, under
+//! the body, header and query parsers (`400`, `408`, `413`, `415`), the
+//! store's bounds (`507`), and, under
 //! `/v1/matches/{id}`, the match lookup (`404`) and the `Authorization`
 //! header parser (`401`, even where a token is optional). A client reading
 //! the document must be able to expect every status it can get.
@@ -36,9 +37,24 @@ const COMMON: &[(&str, &str, AppliesTo)] = &[
         |_, post| post,
     ),
     (
+        "408",
+        "The body did not arrive in time (`request_timeout`); the connection is closed",
+        |_, post| post,
+    ),
+    (
+        "415",
+        "A body without a JSON `Content-Type` (`unsupported_media_type`)",
+        |_, post| post,
+    ),
+    (
         "429",
         "Too many requests (`rate_limited`); see `Retry-After`",
         |_, _| true,
+    ),
+    (
+        "507",
+        "The store is full (`store_full`), or the match dealt all the hands it may (`match_too_large`); nothing changed",
+        |p, post| post && p.starts_with("/v1/"),
     ),
     (
         "503",

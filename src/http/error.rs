@@ -25,9 +25,10 @@ pub struct Problem {
     pub detail: String,
     /// The stable machine code: `invalid_request`, `unauthorized`,
     /// `forbidden`, `match_not_found`, `not_found`, `method_not_allowed`,
-    /// `payload_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
-    /// `version_conflict`, `rate_limited`, `store_unavailable`,
-    /// `internal_error`.
+    /// `payload_too_large`, `unsupported_media_type`, `request_timeout`,
+    /// `headers_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
+    /// `version_conflict`, `rate_limited`, `store_unavailable`, `busy`,
+    /// `store_full`, `match_too_large`, `internal_error`.
     #[schema(example = "illegal_move")]
     pub code: String,
     /// With `version_conflict`: the version stored now.
@@ -116,6 +117,13 @@ pub fn invalid(detail: impl std::fmt::Display) -> actix_web::Error {
 
 /// Rewrites any error response that is not already problem+json (unknown
 /// route, wrong method, oversized body, …) as one.
+///
+/// Some errors never reach the application: a request the HTTP parser
+/// rejects (a malformed request line or header, a NUL in a header, both
+/// `Content-Length` and `Transfer-Encoding`, two `Content-Length`s, a head
+/// over the size limit) is answered by actix-http's connection dispatcher
+/// with a bare `400` or `431` and the connection closed, before any
+/// middleware runs; those answers cannot be rewritten here.
 pub fn problem_for_any_error<B: MessageBody + 'static>(
     res: ServiceResponse<B>,
 ) -> actix_web::Result<ErrorHandlerResponse<B>> {
@@ -130,7 +138,10 @@ pub fn problem_for_any_error<B: MessageBody + 'static>(
     let (code, title) = match status.as_u16() {
         404 => ("not_found", "Not found"),
         405 => ("method_not_allowed", "Method not allowed"),
+        408 => ("request_timeout", "Request timeout"),
         413 => ("payload_too_large", "Payload too large"),
+        415 => ("unsupported_media_type", "Unsupported media type"),
+        431 => ("headers_too_large", "Request header fields too large"),
         s if s >= 500 => ("internal_error", "Internal error"),
         _ => ("invalid_request", "Invalid request"),
     };

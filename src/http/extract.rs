@@ -1,15 +1,22 @@
 //! Request parts every action shares: the bearer token, `If-Match`,
-//! `Idempotency-Key`, and bodies parsed into clear problems; the
-//! `access_token` query parameter of the reads a browser's `EventSource`
-//! makes (it cannot send headers), and the request log that never shows it.
+//! `Idempotency-Key`, and bodies read within a time limit, checked to be
+//! JSON and parsed into clear problems; the `access_token` query parameter
+//! of the reads a browser's `EventSource` makes (it cannot send headers),
+//! and the request log that never shows it.
 
 use std::borrow::Cow;
 use std::future::{Ready, ready};
+use std::time::Duration;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap};
-use actix_web::{Error as ActixError, FromRequest, HttpMessage, HttpRequest};
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{
+    Error as ActixError, FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseError,
+};
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
 use tracing::Span;
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder};
@@ -175,6 +182,14 @@ impl FromRequest for Guards {
     type Future = Ready<Result<Guards, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        // Without a token the request is refused as unauthorized whatever
+        // its guards say: authentication is checked first.
+        if req.headers().get(header::AUTHORIZATION).is_none() {
+            return ready(Ok(Guards {
+                if_match: None,
+                idempotency_key: None,
+            }));
+        }
         ready(guards(req).map_err(ApiError))
     }
 }
@@ -206,6 +221,98 @@ fn guards(req: &HttpRequest) -> Result<Guards, Error> {
         if_match,
         idempotency_key,
     })
+}
+
+/// How long a client may take to send a request body.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTimeout(pub Duration);
+
+/// A request body that is JSON: read whole within the [`BodyTimeout`] and
+/// the size limit, with a JSON `Content-Type` unless it is empty (actions
+/// whose body is optional may be posted with no body and no type).
+pub struct JsonBytes(pub Bytes);
+
+impl std::ops::Deref for JsonBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Whether a `Content-Type` names JSON (`application/json`, `…+json`).
+fn is_json(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|t| t.trim().to_ascii_lowercase())
+        .is_some_and(|t| {
+            t == "application/json" || (t.starts_with("application/") && t.ends_with("+json"))
+        })
+}
+
+/// An error answer that also closes the connection (the rest of the body
+/// may still be on its way).
+fn closing(e: Error) -> actix_web::Error {
+    let mut res: HttpResponse = ApiError(e.clone()).error_response();
+    res.head_mut()
+        .set_connection_type(actix_web::http::ConnectionType::Close);
+    actix_web::error::InternalError::from_response(ApiError(e), res).into()
+}
+
+impl FromRequest for JsonBytes {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<JsonBytes, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let timeout = req
+            .app_data::<BodyTimeout>()
+            .map_or(Duration::from_secs(10), |t| t.0);
+        let json = is_json(req);
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let mut payload = payload.take();
+        Box::pin(async move {
+            if declared.is_some_and(|n| n > super::MAX_BODY_BYTES) {
+                return Err(actix_web::error::ErrorPayloadTooLarge(
+                    "the request body is too large",
+                ));
+            }
+            let read = async {
+                let mut body = BytesMut::new();
+                while let Some(chunk) = payload.next().await {
+                    let chunk = chunk?;
+                    if body.len() + chunk.len() > super::MAX_BODY_BYTES {
+                        return Err(actix_web::error::ErrorPayloadTooLarge(
+                            "the request body is too large",
+                        ));
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(body.freeze())
+            };
+            let body = match tokio::time::timeout(timeout, read).await {
+                Ok(body) => body?,
+                Err(_) => {
+                    crate::service::metrics::metrics().limit_hit("body_timeout");
+                    return Err(closing(Error::RequestTimeout(format!(
+                        "the request body did not arrive within {} ms",
+                        timeout.as_millis()
+                    ))));
+                }
+            };
+            if !json && !body.iter().all(u8::is_ascii_whitespace) {
+                return Err(ApiError(Error::UnsupportedMediaType(
+                    "send the body as JSON, with `Content-Type: application/json`".into(),
+                ))
+                .into());
+            }
+            Ok(JsonBytes(body))
+        })
+    }
 }
 
 /// Parses a JSON body; an empty body reads as `{}`.

@@ -1,21 +1,32 @@
 //! Rate limiting per client address and per seat token (token buckets kept
-//! in this server instance's memory).
+//! in this server instance's memory), and the per-address caps on open
+//! connections and streams.
+//!
+//! A refused request is counted in `botifarra_rate_limited_total` and
+//! logged at most [`LOG_LINES_PER_SEC`] times a second, each line carrying
+//! how many refusals went unlogged before it: a flood must not turn into a
+//! flood of log lines.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
-use super::error::ApiError;
+use super::client_addr;
+use super::error::Problem;
 use super::extract::bearer_token;
+use super::open_limit::{ConnSlot, OpenCounts, Slot};
 use crate::service::Error;
+use crate::service::metrics::metrics;
 
-/// The limits; a rate of 0 switches that limit off.
+/// Most log lines a second about refused requests.
+pub const LOG_LINES_PER_SEC: u32 = 2;
+
+/// The limits; a rate or count of 0 switches that limit off.
 #[derive(Clone, Debug)]
 pub struct RateLimits {
     /// Requests per second per client address (bursts of twice as many).
@@ -24,8 +35,38 @@ pub struct RateLimits {
     pub per_token_per_sec: u32,
     /// Matches a client address may create per minute.
     pub creates_per_min: u32,
-    /// Take the client address from `X-Forwarded-For` (behind a trusted proxy).
-    pub trust_forwarded_for: bool,
+    /// `GET …/legal-moves?hint=` requests per second per client address
+    /// (bursts of twice as many): hints cost bot time.
+    pub hints_per_sec: u32,
+    /// Proxies in front of this server that append to `X-Forwarded-For`;
+    /// 0 (the default) ignores the header (see [`client_addr`]).
+    pub trusted_proxies: usize,
+    /// Open connections per peer address (applies only when no proxy is
+    /// trusted: behind proxies every connection comes from a proxy).
+    pub connections_per_ip: usize,
+    /// Open event streams per client address.
+    pub streams_per_ip: usize,
+}
+
+impl Default for RateLimits {
+    fn default() -> RateLimits {
+        RateLimits {
+            per_ip_per_sec: 500,
+            per_token_per_sec: 100,
+            creates_per_min: 600,
+            hints_per_sec: 5,
+            trusted_proxies: 0,
+            connections_per_ip: 256,
+            streams_per_ip: 32,
+        }
+    }
+}
+
+/// Log lines about refusals in the current second, and refusals not logged.
+struct LogBudget {
+    second: Instant,
+    lines: u32,
+    unlogged: u64,
 }
 
 struct Bucket {
@@ -46,6 +87,9 @@ struct Buckets {
 pub struct Limiter {
     limits: RateLimits,
     buckets: Mutex<Buckets>,
+    log: Mutex<LogBudget>,
+    streams: Arc<OpenCounts>,
+    connections: Arc<OpenCounts>,
 }
 
 /// Buckets kept before full ones are first swept.
@@ -60,7 +104,77 @@ impl Limiter {
                 map: HashMap::new(),
                 sweep_at: SWEEP_AT,
             }),
+            log: Mutex::new(LogBudget {
+                second: Instant::now(),
+                lines: 0,
+                unlogged: 0,
+            }),
+            streams: Arc::default(),
+            connections: Arc::default(),
         }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &RateLimits {
+        &self.limits
+    }
+
+    /// The open-connection counts, for the server's `on_connect` hook.
+    pub fn connections(&self) -> &Arc<OpenCounts> {
+        &self.connections
+    }
+
+    /// The address `req` is counted against.
+    pub fn client_ip(&self, req: &actix_web::HttpRequest) -> String {
+        client_addr::client_ip(
+            req.headers(),
+            req.peer_addr().map(|a| a.ip()),
+            self.limits.trusted_proxies,
+        )
+    }
+
+    /// A stream slot for `req`'s client address.
+    ///
+    /// # Errors
+    /// `RateLimited` when the address has as many streams open as allowed.
+    pub fn open_stream(&self, req: &actix_web::HttpRequest) -> Result<Slot, Error> {
+        let ip = self.client_ip(req);
+        self.streams
+            .try_open(&ip, self.limits.streams_per_ip)
+            .ok_or_else(|| {
+                metrics().limit_hit("streams_per_ip");
+                self.log_refusal("streams", &ip);
+                Error::RateLimited {
+                    retry_after: 15,
+                    detail: format!(
+                        "limit: {} open event streams per client address",
+                        self.limits.streams_per_ip
+                    ),
+                }
+            })
+    }
+
+    /// Logs a refusal unless this second's lines are spent.
+    fn log_refusal(&self, limit: &str, ip: &str) {
+        let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        if now.duration_since(log.second) >= Duration::from_secs(1) {
+            log.second = now;
+            log.lines = 0;
+        }
+        if log.lines >= LOG_LINES_PER_SEC {
+            log.unlogged += 1;
+            return;
+        }
+        log.lines += 1;
+        let unlogged = std::mem::take(&mut log.unlogged);
+        drop(log);
+        tracing::warn!(
+            limit,
+            client = ip,
+            unlogged,
+            "request refused by a limit (sampled)"
+        );
     }
 
     /// Takes one token from `key`'s bucket (refilled at `rate` per `per`
@@ -97,11 +211,24 @@ impl Limiter {
 
     fn check(&self, req: &ServiceRequest) -> Result<(), Error> {
         let l = &self.limits;
-        let ip = client_ip(req, l.trust_forwarded_for);
+        if l.trusted_proxies == 0 && matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
+            metrics().limit_hit("connections_per_ip");
+            let ip = self.client_ip(req.request());
+            self.log_refusal("connections", &ip);
+            return Err(Error::RateLimited {
+                retry_after: 1,
+                detail: format!(
+                    "limit: {} open connections per client address",
+                    l.connections_per_ip
+                ),
+            });
+        }
+        let ip = self.client_ip(req.request());
         let token = bearer_token(req.headers()).flatten();
         let creates = req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches";
-        // (bucket, rate, per seconds, burst, what is counted): bursts of
-        // twice the rate per second, of the rate per minute.
+        let hints = req.path().ends_with("/legal-moves") && req.query_string().contains("hint=");
+        // (bucket, rate, per seconds, burst, what is counted, metric label):
+        // bursts of twice the rate per second, of the rate per minute.
         let checks = [
             Some((
                 format!("ip:{ip}"),
@@ -109,6 +236,7 @@ impl Limiter {
                 1.0,
                 2.0,
                 "requests per second per client address",
+                "ip",
             )),
             token.map(|t| {
                 (
@@ -117,6 +245,7 @@ impl Limiter {
                     1.0,
                     2.0,
                     "requests per second per seat token",
+                    "token",
                 )
             }),
             creates.then(|| {
@@ -126,46 +255,54 @@ impl Limiter {
                     60.0,
                     1.0,
                     "matches created per minute per client address",
+                    "create",
+                )
+            }),
+            hints.then(|| {
+                (
+                    format!("hint:{ip}"),
+                    l.hints_per_sec,
+                    1.0,
+                    2.0,
+                    "hints per second per client address",
+                    "hint",
                 )
             }),
         ];
-        for (key, rate, per, burst, what) in checks.into_iter().flatten() {
+        for (key, rate, per, burst, what, label) in checks.into_iter().flatten() {
             self.take(key, rate, per, f64::from(rate) * burst)
-                .map_err(|retry_after| Error::RateLimited {
-                    retry_after,
-                    detail: format!("limit: {rate} {what}"),
+                .map_err(|retry_after| {
+                    metrics().rate_limited.with_label_values(&[label]).inc();
+                    self.log_refusal(label, &ip);
+                    Error::RateLimited {
+                        retry_after,
+                        detail: format!("limit: {rate} {what}"),
+                    }
                 })?;
         }
         Ok(())
     }
 }
 
-fn client_ip(req: &ServiceRequest, trust_forwarded_for: bool) -> String {
-    if trust_forwarded_for
-        && let Some(first) = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .and_then(|s| s.trim().parse::<IpAddr>().ok())
-    {
-        return first.to_string();
-    }
-    req.peer_addr()
-        .map_or_else(|| "unknown".to_string(), |a| a.ip().to_string())
-}
-
-/// The middleware: refuses with `429 rate_limited` past a limit.
+/// The middleware: refuses with `429 rate_limited` past a limit. The
+/// refusal is answered here, as a plain response rather than an error, so
+/// that the request logger does not write a line for each one; the
+/// connection of a client over its connection cap is closed.
 pub async fn rate_limit(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
+) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
     if let Some(limiter) = req.app_data::<Data<Limiter>>()
         && let Err(e) = limiter.check(&req)
     {
-        return Err(ApiError(e).into());
+        let mut res = Problem::from(&e).response();
+        if matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
+            res.head_mut()
+                .set_connection_type(actix_web::http::ConnectionType::Close);
+        }
+        return Ok(req.into_response(res).map_into_right_body());
     }
-    next.call(req).await
+    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]
@@ -180,7 +317,7 @@ mod tests {
             per_ip_per_sec: 1,
             per_token_per_sec: 1,
             creates_per_min: 1,
-            trust_forwarded_for: false,
+            ..RateLimits::default()
         });
         limiter.buckets.lock().unwrap().sweep_at = 2;
         // One creation per minute: the bucket is empty for a minute.

@@ -1,13 +1,15 @@
 //! The `/v1/matches` resources.
 
-use actix_web::web::{Bytes, Data, Path, Query};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpResponse, get, post};
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
-use super::extract::{Bearer, Guards, expected_version, header_or_query_token, parse_body};
+use super::extract::{
+    Bearer, Guards, JsonBytes, expected_version, header_or_query_token, parse_body,
+};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{
@@ -137,7 +139,7 @@ async fn act(
     )
 )]
 #[post("/v1/matches")]
-pub async fn create_match(svc: Data<Service>, body: Bytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateMatch = parse_body(&body)?;
     let created = svc.create(req).await?;
     Ok(HttpResponse::Created().json(created))
@@ -187,7 +189,7 @@ macro_rules! action_doc {
             )
         )]
         #[post($path)]
-        pub async fn $name(svc: Data<Service>, id: Path<String>, bearer: Bearer, guards: Guards, body: Bytes) -> Result<HttpResponse, ApiError> {
+        pub async fn $name(svc: Data<Service>, id: Path<String>, bearer: Bearer, guards: Guards, body: JsonBytes) -> Result<HttpResponse, ApiError> {
             let (a, g) = <$body>::into_act(&body)?;
             act(&svc, &id, bearer, guards, a, g).await
         }
@@ -327,7 +329,7 @@ pub async fn resign(
     id: Path<String>,
     bearer: Bearer,
     guards: Guards,
-    body: Bytes,
+    body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     let (a, g) = ResignRequest::into_act(&body)?;
     act(&svc, &id, bearer, guards, a, g).await

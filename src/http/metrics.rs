@@ -1,32 +1,91 @@
 //! `GET /metrics` and the middleware that counts and times every request.
 
+use std::net::SocketAddr;
 use std::time::Instant;
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
-use actix_web::{HttpResponse, get};
+use actix_web::web::Data;
+use actix_web::{HttpRequest, HttpResponse, get};
+use subtle::ConstantTimeEq;
 
+use super::error::{ApiError, Problem};
+use super::extract::bearer_token;
+use crate::service::Error;
 use crate::service::metrics::{CONTENT_TYPE, metrics, render};
+
+/// Who may read `/metrics`: with `token`, only a request bearing it; with
+/// `addr`, only requests to that listening address (where nothing else is
+/// served).
+#[derive(Debug, Clone, Default)]
+pub struct MetricsAccess {
+    /// The bearer token required.
+    pub token: Option<String>,
+    /// The separate address `/metrics` is served on.
+    pub addr: Option<SocketAddr>,
+}
+
+fn not_found(path: &str) -> Problem {
+    Problem::new(
+        404,
+        "not_found",
+        "Not found",
+        format!("no resource at {path}"),
+    )
+}
+
+/// Refuses, on the metrics address, every path but `/metrics`; and
+/// `/metrics` on any other address when it has its own.
+pub async fn metrics_address_only(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
+    let own = req.app_data::<Data<MetricsAccess>>().and_then(|a| a.addr);
+    if let Some(addr) = own {
+        let on_metrics_addr = req.app_config().local_addr() == addr;
+        if on_metrics_addr != (req.path() == "/metrics") {
+            let res = not_found(req.path()).response();
+            return Ok(req.into_response(res).map_into_right_body());
+        }
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
 
 /// Metrics of this server process, in the Prometheus text format.
 ///
 /// Requests by route pattern and status, latency by route, store round
 /// trips, commit conflicts and store errors, matches created, actions
-/// applied and house-bot decision time.
+/// applied, house-bot decision time, rate-limited requests and other limits
+/// reached. The server may require a bearer token (`--metrics-token`) or
+/// serve this only on a separate address (`--metrics-bind`).
 #[utoipa::path(
     tag = "health",
-    responses((
-        status = 200,
-        description = "Prometheus text exposition format (version 0.0.4)",
-        body = String,
-        content_type = "text/plain"
-    ))
+    security((), ("metrics_token" = [])),
+    responses(
+        (
+            status = 200,
+            description = "Prometheus text exposition format (version 0.0.4)",
+            body = String,
+            content_type = "text/plain"
+        ),
+        (status = 401, description = "The server requires a metrics token and this is not it", body = Problem, content_type = "application/problem+json"),
+    )
 )]
 #[get("/metrics")]
-pub async fn metrics_text() -> HttpResponse {
-    HttpResponse::Ok().content_type(CONTENT_TYPE).body(render())
+pub async fn metrics_text(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    if let Some(access) = req.app_data::<Data<MetricsAccess>>()
+        && let Some(want) = &access.token
+    {
+        let given = bearer_token(req.headers()).flatten().unwrap_or("");
+        if !bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
+            return Err(ApiError(Error::Unauthorized(
+                "send the metrics token as `Authorization: Bearer <token>`".into(),
+            )));
+        }
+    }
+    Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(render()))
 }
 
 /// The `method` label: the standard methods, anything else as `other`

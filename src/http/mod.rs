@@ -1,5 +1,6 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
+mod client_addr;
 mod common_errors;
 pub mod error;
 mod extract;
@@ -7,11 +8,14 @@ mod health;
 pub mod limit;
 mod matches;
 mod metrics;
+mod open_limit;
+mod spec_notes;
 mod stream;
 mod web_client;
 
 use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
@@ -59,6 +63,10 @@ impl Modify for SeatTokenScheme {
         scheme.description =
             Some("The secret token of one seat, from the match creation answer.".into());
         components.add_security_scheme("seat_token", SecurityScheme::Http(scheme));
+        let mut metrics = Http::new(HttpAuthScheme::Bearer);
+        metrics.description =
+            Some("The server's metrics token (`--metrics-token`), when it sets one.".into());
+        components.add_security_scheme("metrics_token", SecurityScheme::Http(metrics));
     }
 }
 
@@ -89,6 +97,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .split_for_parts()
         .1;
     common_errors::add(&mut api);
+    spec_notes::add(&mut api);
     api
 }
 
@@ -109,6 +118,28 @@ pub struct ServeOptions {
     /// Origins allowed to call from a browser: `*` for any (the default when
     /// empty), else exact origins such as `https://play.example`.
     pub cors_origins: Vec<String>,
+    /// How long a client may take to send a request's head (line and
+    /// headers); past it the connection is closed.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request body; past it the
+    /// request is refused with `408 request_timeout` and the connection
+    /// closed.
+    pub body_timeout: Duration,
+    /// A bearer token `/metrics` requires (none: `/metrics` is open).
+    pub metrics_token: Option<String>,
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        ServeOptions {
+            workers: None,
+            rate_limits: limit::RateLimits::default(),
+            cors_origins: Vec::new(),
+            header_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
+            metrics_token: None,
+        }
+    }
 }
 
 fn cors(origins: &[String]) -> actix_cors::Cors {
@@ -129,7 +160,9 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 fn app(
     svc: Data<Service>,
     limiter: Data<limit::Limiter>,
+    access: Data<metrics::MetricsAccess>,
     cors_origins: Vec<String>,
+    body_timeout: Duration,
     api: utoipa::openapi::OpenApi,
 ) -> App<
     impl ServiceFactory<
@@ -144,6 +177,8 @@ fn app(
         .into_utoipa_app()
         .app_data(svc)
         .app_data(limiter)
+        .app_data(access)
+        .app_data(extract::BodyTimeout(body_timeout))
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
         .app_data(
             web::QueryConfig::default()
@@ -158,6 +193,9 @@ fn app(
         .configure(web_client::routes)
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
+        .wrap(actix_web::middleware::from_fn(
+            metrics::metrics_address_only,
+        ))
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
         .wrap(cors(&cors_origins))
         .wrap(actix_web::middleware::from_fn(metrics::track))
@@ -174,13 +212,52 @@ pub fn serve(
     svc: Arc<Service>,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
+    serve_split(listener, None, svc, opts)
+}
+
+/// Like [`serve`], with `/metrics` served only on `metrics_listener` when
+/// one is given (and nothing else served there).
+///
+/// # Errors
+/// When a listener cannot be used.
+pub fn serve_split(
+    listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
+    svc: Arc<Service>,
+    opts: ServeOptions,
+) -> std::io::Result<Server> {
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
-    let origins = opts.cors_origins.clone();
+    let access = Data::new(metrics::MetricsAccess {
+        token: opts.metrics_token.clone(),
+        addr: metrics_listener
+            .as_ref()
+            .map(TcpListener::local_addr)
+            .transpose()?,
+    });
+    let counts = Arc::clone(limiter.connections());
+    let per_ip = opts.rate_limits.connections_per_ip;
     let api = openapi();
-    let mut server =
-        HttpServer::new(move || app(data.clone(), limiter.clone(), origins.clone(), api.clone()))
-            .listen(listener)?;
+    let origins = opts.cors_origins.clone();
+    let body_timeout = opts.body_timeout;
+    let mut server = HttpServer::new(move || {
+        app(
+            data.clone(),
+            limiter.clone(),
+            access.clone(),
+            origins.clone(),
+            body_timeout,
+            api.clone(),
+        )
+    })
+    .on_connect(move |conn, ext| open_limit::on_connect(&counts, per_ip, conn, ext))
+    .client_request_timeout(opts.header_timeout)
+    .client_disconnect_timeout(Duration::from_secs(1))
+    .keep_alive(Duration::from_secs(5))
+    .listen(listener)?;
+    if let Some(m) = metrics_listener {
+        server = server.listen(m)?;
+    }
     if let Some(w) = opts.workers {
         server = server.workers(w);
     }

@@ -10,6 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, header_or_query_token};
+use super::limit::Limiter;
+use super::open_limit::Slot;
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 
@@ -44,6 +46,8 @@ pub struct SseEvent {
 const HEARTBEAT_MS: u64 = 15_000;
 
 struct Cursor {
+    /// This stream's place under its address's stream cap.
+    _slot: Slot,
     svc: Arc<Service>,
     id: String,
     token: Option<String>,
@@ -95,6 +99,10 @@ pub async fn stream_events(
     };
     let after = last_event_id.or(q.after).unwrap_or(0);
     let token = header_or_query_token(bearer, q.access_token.as_deref())?;
+    let slot = match req.app_data::<Data<Limiter>>() {
+        Some(limiter) => limiter.open_stream(&req)?,
+        None => return Err(ApiError(Error::Internal("no limiter".into()))),
+    };
     // Check the match and the token before the stream starts (one read).
     let phase = svc.view(&id, token.as_deref()).await?.game.phase;
     // Resuming past the end of a finished match: nothing will ever come.
@@ -110,6 +118,7 @@ pub async fn stream_events(
             .finish());
     }
     let cursor = Cursor {
+        _slot: slot,
         svc: svc.into_inner(),
         id: id.into_inner(),
         token,

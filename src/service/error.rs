@@ -46,6 +46,21 @@ pub enum Error {
     /// The store cannot be reached; nothing was changed.
     #[error("the match store is unavailable; retry later")]
     StoreUnavailable,
+    /// The body is not JSON (by its `Content-Type`).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// The client sent its request too slowly.
+    #[error("{0}")]
+    RequestTimeout(String),
+    /// The server's bounded pools are all busy; retry later.
+    #[error("{0}")]
+    Busy(String),
+    /// The store holds as many matches (or bytes) as it may; nothing changed.
+    #[error("the match store is full; retry later")]
+    StoreFull,
+    /// The match reached its size cap; it can be read, not extended.
+    #[error("{0}")]
+    MatchTooLarge(String),
     /// A bug: logged, never detailed to the client.
     #[error("internal error")]
     Internal(String),
@@ -65,6 +80,11 @@ impl Error {
             Error::VersionConflict { .. } => "version_conflict",
             Error::RateLimited { .. } => "rate_limited",
             Error::StoreUnavailable => "store_unavailable",
+            Error::UnsupportedMediaType(_) => "unsupported_media_type",
+            Error::RequestTimeout(_) => "request_timeout",
+            Error::Busy(_) => "busy",
+            Error::StoreFull => "store_full",
+            Error::MatchTooLarge(_) => "match_too_large",
             Error::Internal(_) => "internal_error",
         }
     }
@@ -79,7 +99,10 @@ impl Error {
             Error::WrongPhase(_) | Error::NotYourTurn(_) | Error::VersionConflict { .. } => 409,
             Error::IllegalMove(_) => 422,
             Error::RateLimited { .. } => 429,
-            Error::StoreUnavailable => 503,
+            Error::StoreUnavailable | Error::Busy(_) => 503,
+            Error::UnsupportedMediaType(_) => 415,
+            Error::RequestTimeout(_) => 408,
+            Error::StoreFull | Error::MatchTooLarge(_) => 507,
             Error::Internal(_) => 500,
         }
     }
@@ -97,6 +120,11 @@ impl Error {
             Error::VersionConflict { .. } => "Version conflict",
             Error::RateLimited { .. } => "Too many requests",
             Error::StoreUnavailable => "Store unavailable",
+            Error::UnsupportedMediaType(_) => "Unsupported media type",
+            Error::RequestTimeout(_) => "Request timeout",
+            Error::Busy(_) => "Busy",
+            Error::StoreFull => "Store full",
+            Error::MatchTooLarge(_) => "Match too large",
             Error::Internal(_) => "Internal error",
         }
     }
@@ -116,6 +144,10 @@ impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         match e {
             StoreError::NotFound => Error::MatchNotFound,
+            StoreError::Full => {
+                super::metrics::metrics().limit_hit("store_full");
+                Error::StoreFull
+            }
             StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "store unavailable");
                 Error::StoreUnavailable

@@ -52,6 +52,13 @@ pub struct Metrics {
     pub actions: IntCounterVec,
     /// Time a house bot took to choose, by `bot`.
     pub bot_decision: HistogramVec,
+    /// Requests refused by a rate limit, by `limit` (`ip`, `token`,
+    /// `create`, `hint`).
+    pub rate_limited: IntCounterVec,
+    /// Other limits reached, by `limit` (`store_full`, `match_too_large`,
+    /// `streams_per_ip`, `connections_per_ip`, `body_timeout`,
+    /// `bot_pool_busy`, `hint_pool_busy`).
+    pub limits_hit: IntCounterVec,
 }
 
 fn counter_vec(r: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
@@ -136,8 +143,25 @@ impl Metrics {
                 &["bot"],
                 BOT_BUCKETS,
             ),
+            rate_limited: counter_vec(
+                &r,
+                "botifarra_rate_limited_total",
+                "Requests refused with 429 by a rate limit, by limit (ip, token, create, hint).",
+                &["limit"],
+            ),
+            limits_hit: counter_vec(
+                &r,
+                "botifarra_limits_hit_total",
+                "Other limits reached, by limit (store_full, match_too_large, streams_per_ip, connections_per_ip, body_timeout, bot_pool_busy, hint_pool_busy).",
+                &["limit"],
+            ),
             registry: r,
         }
+    }
+
+    /// Counts one time `limit` was reached.
+    pub fn limit_hit(&self, limit: &str) {
+        self.limits_hit.with_label_values(&[limit]).inc();
     }
 
     /// Counts one applied action.

@@ -4,27 +4,28 @@
 //! memory with the rules engine, and writes it back with one
 //! compare-and-set on its version, so concurrent requests (on one server or
 //! many) never lose or duplicate a move. House bots, automatic deals and
-//! expired move clocks are played inside the same write.
+//! expired move clocks are played inside the same write, a bounded number
+//! of steps per request, off the async workers (see [`driver`]).
 
 mod clock;
+pub mod driver;
 mod error;
 mod events;
+mod input;
 mod instrumented;
 pub mod metrics;
 mod record;
 mod tokens;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::bots;
 use crate::rules::view::HistoryView;
-use crate::rules::{Action, Event, Match, Move, Phase, Rules, Seat};
+use crate::rules::{Action, Match, Move, Rules, Seat};
 use crate::store::{Commit, CommitOutcome, MatchStore};
 use clock::now_ms;
 use record::{MatchRecord, SeatRecord};
@@ -43,6 +44,16 @@ pub struct Limits {
     pub max_events_page: usize,
     /// Longest display name, in characters.
     pub max_name_len: usize,
+    /// Most engine steps (house-bot moves, automatic deals, clock
+    /// stand-ins) one request plays; the rest waits for the next request.
+    pub max_steps: usize,
+    /// Most house-bot advances running at once (on the blocking pool).
+    pub bot_threads: usize,
+    /// Most hints computed at once (on the blocking pool).
+    pub hint_threads: usize,
+    /// Most hands a match may deal, whatever its target: the hard cap on a
+    /// match's events and size.
+    pub max_hands_per_match: u32,
 }
 
 impl Default for Limits {
@@ -51,6 +62,10 @@ impl Default for Limits {
             max_wait_ms: 30_000,
             max_events_page: 1000,
             max_name_len: 64,
+            max_steps: 64,
+            bot_threads: 2,
+            hint_threads: 1,
+            max_hands_per_match: 1000,
         }
     }
 }
@@ -65,8 +80,9 @@ pub struct SeatSpec {
     /// The house bot for a `bot` seat, and the stand-in on a timeout.
     #[schema(example = "heuristic")]
     pub bot: Option<String>,
-    /// A display name.
-    #[schema(example = "alice")]
+    /// A display name: printable text (no control, bidi or zero-width
+    /// characters), at most 64 characters.
+    #[schema(example = "alice", max_length = 64)]
     pub name: Option<String>,
 }
 
@@ -88,6 +104,7 @@ pub struct CreateMatch {
     #[serde(default)]
     pub auto_deal: bool,
     /// A move clock: each seat has this long to act (100 to 86,400,000 ms).
+    #[schema(minimum = 100, maximum = 86_400_000)]
     pub move_timeout_ms: Option<u64>,
     /// On a timeout: `bot` (default, the seat's house bot acts) or
     /// `forfeit` (the seat's side forfeits the hand).
@@ -175,19 +192,25 @@ pub struct EventsPage {
 pub struct Service {
     store: Arc<dyn MatchStore>,
     limits: Limits,
+    driver: driver::Driver,
 }
 
 /// How many times an action is retried when another write wins the race.
 const COMMIT_ATTEMPTS: usize = 8;
-/// Most engine steps (bot moves, deals) folded into one request.
-const MAX_STEPS: usize = 20_000;
 
 impl Service {
     /// A service over `store`; every store round trip is counted in [`metrics`].
     pub fn new(store: Arc<dyn MatchStore>, limits: Limits) -> Service {
+        let driver = driver::Driver::new(
+            limits.bot_threads,
+            limits.hint_threads,
+            limits.max_steps,
+            limits.max_hands_per_match,
+        );
         Service {
             store: Arc::new(instrumented::Instrumented::new(store)),
             limits,
+            driver,
         }
     }
 
@@ -233,13 +256,8 @@ impl Service {
         for (i, spec) in specs.into_iter().enumerate() {
             let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
             house_bot(&bot)?;
-            if let Some(name) = &spec.name
-                && name.chars().count() > self.limits.max_name_len
-            {
-                return Err(Error::InvalidRequest(format!(
-                    "seat names are at most {} characters",
-                    self.limits.max_name_len
-                )));
+            if let Some(name) = &spec.name {
+                input::check_name(name, self.limits.max_name_len)?;
             }
             let token_sha256 = match spec.kind {
                 SeatKind::Remote => {
@@ -261,7 +279,7 @@ impl Service {
         }
         let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let now = now_ms();
-        let mut rec = MatchRecord {
+        let rec = MatchRecord {
             id: tokens::new_match_id()?,
             version: 0,
             game,
@@ -272,11 +290,15 @@ impl Service {
             deadline_ms: None,
             created_ms: now,
         };
-        let mut events = vec![events::match_created(
+        let events = vec![events::match_created(
             rec.game.dealer,
             rec.game.first_dealer_card,
         )];
-        let house = advance(&mut rec, &mut events, now)?;
+        let driver::Advanced {
+            rec,
+            events,
+            applied: house,
+        } = self.driver.advance(rec, events, now).await?;
         let state = serde_json::to_string(&rec)?;
         if !self
             .store
@@ -310,17 +332,24 @@ impl Service {
         Ok(rec)
     }
 
-    /// Loads a match and plays any move clock that has run out.
+    /// Loads a match and plays, within the step budget, what needs no
+    /// client: house bots, automatic deals, move clocks that have run out.
     async fn load_current(&self, id: &str) -> Result<MatchRecord, Error> {
         for _ in 0..COMMIT_ATTEMPTS {
-            let mut rec = self.load(id).await?;
+            let rec = self.load(id).await?;
             let now = now_ms();
-            if rec.deadline_ms.is_none_or(|d| now < d) {
+            if !driver::has_work(&rec, now, self.limits.max_hands_per_match) {
                 return Ok(rec);
             }
             let before = rec.version;
-            let mut events = Vec::new();
-            let house = advance(&mut rec, &mut events, now)?;
+            let driver::Advanced {
+                rec,
+                events,
+                applied: house,
+            } = self.driver.advance(rec, Vec::new(), now).await?;
+            if rec.version == before {
+                return Ok(rec);
+            }
             let state = serde_json::to_string(&rec)?;
             let commit = Commit {
                 expected_version: before,
@@ -408,6 +437,11 @@ impl Service {
                     current: rec.version,
                 });
             }
+            if req.act == Act::Action(Action::Deal)
+                && driver::deal_refused(&rec, self.limits.max_hands_per_match)
+            {
+                return Err(self.too_large());
+            }
             let before = rec.version;
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
@@ -416,7 +450,11 @@ impl Service {
             rec.version += 1;
             let now = now_ms();
             rec.deadline_ms = None;
-            let house = advance(&mut rec, &mut events, now)?;
+            let driver::Advanced {
+                rec,
+                events,
+                applied: house,
+            } = self.driver.advance(rec, events, now).await?;
             let body = serde_json::to_string(&rec.view(Some(seat)))?;
             let state = serde_json::to_string(&rec)?;
             let commit = Commit {
@@ -463,17 +501,21 @@ impl Service {
         let rec = self.load_current(id).await?;
         let seat = Self::require_seat(&rec, token)?;
         let actions = rec.game.legal_actions(seat);
+        let (version, turn) = (rec.version, rec.game.turn());
         let hint = match hint {
             None => None,
             Some(name) => {
                 let bot = house_bot(name)?;
-                (!actions.is_empty())
-                    .then(|| bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec)))
+                if actions.is_empty() {
+                    None
+                } else {
+                    Some(self.driver.hint(rec, seat, bot).await?)
+                }
             }
         };
         Ok(LegalMoves {
-            version: rec.version,
-            turn: rec.game.turn(),
+            version,
+            turn,
             actions,
             hint,
         })
@@ -552,70 +594,6 @@ fn parse_seed(s: &str) -> Result<[u8; 32], Error> {
     Ok(seed)
 }
 
-/// The generator house bots use at this state: derived from the seed and the
-/// version, so a replay with the same seed and moves plays the same.
-fn bot_rng(rec: &MatchRecord) -> Xoshiro256PlusPlus {
-    let mut key = [0u8; 32];
-    key.copy_from_slice(&rec.game.seed);
-    for (k, v) in key.iter_mut().zip(rec.version.to_le_bytes()) {
-        *k ^= v;
-    }
-    Xoshiro256PlusPlus::from_seed(key)
-}
-
-/// Plays everything that needs no client: automatic deals, house-bot seats
-/// and expired move clocks; then sets the deadline of the seat to act.
-///
-/// Returns the moves it made, to count once the state is committed.
-fn advance(
-    rec: &mut MatchRecord,
-    events: &mut Vec<String>,
-    now: u64,
-) -> Result<metrics::Applied, Error> {
-    let mut applied = metrics::Applied::default();
-    let mut engine_events: Vec<Event> = Vec::new();
-    for _ in 0..MAX_STEPS {
-        let Some(seat) = rec.game.turn() else { break };
-        let phase = rec.game.phase();
-        let info = &rec.seats[seat as usize];
-        let expired = rec.deadline_ms.is_some_and(|d| now >= d);
-        let (act, reason) = if phase == Phase::AwaitingDeal && rec.auto_deal {
-            (Act::Action(Action::Deal), None)
-        } else if info.kind == SeatKind::Bot {
-            (Act::Action(bot_action(rec, seat)?), Some("house"))
-        } else if expired && rec.on_timeout == OnTimeout::Forfeit && phase != Phase::AwaitingDeal {
-            (Act::Resign, None)
-        } else if expired {
-            (Act::Action(bot_action(rec, seat)?), Some("timeout"))
-        } else {
-            break;
-        };
-        applied.push(&act, reason);
-        if let (Some(reason), Act::Action(a)) = (reason, act) {
-            events.push(events::bot_acted(
-                seat,
-                &rec.seats[seat as usize].bot,
-                &a,
-                reason,
-            ));
-        }
-        engine_events.clear();
-        rec.game
-            .perform(act.by(seat), &mut engine_events)
-            .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
-        events.extend(engine_events.iter().map(events::stored));
-        rec.version += 1;
-        rec.deadline_ms = None;
-    }
-    if rec.deadline_ms.is_none() {
-        rec.deadline_ms = match (rec.move_timeout_ms, rec.game.turn()) {
-            (Some(ms), Some(_)) => Some(now + ms),
-            _ => None,
-        };
-    }
-    Ok(applied)
-}
-
 /// The house bot called `name`, or the error naming the ones there are.
 fn house_bot(name: &str) -> Result<&'static dyn bots::Bot, Error> {
     bots::by_name(name).ok_or_else(|| {
@@ -626,20 +604,13 @@ fn house_bot(name: &str) -> Result<&'static dyn bots::Bot, Error> {
     })
 }
 
-fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {
-    let name = &rec.seats[seat as usize].bot;
-    let bot = bots::by_name(name).unwrap_or(&bots::RandomBot);
-    let view = rec.game.view(Some(seat));
-    if view.legal_actions.is_empty() {
-        return Err(Error::Internal(
-            "no legal action for the seat to act".into(),
-        ));
+impl Service {
+    /// The refusal of a deal past the hand cap.
+    fn too_large(&self) -> Error {
+        metrics::metrics().limit_hit("match_too_large");
+        Error::MatchTooLarge(format!(
+            "a match deals at most {} hands; this one can still be read but not dealt again",
+            self.limits.max_hands_per_match
+        ))
     }
-    let start = Instant::now();
-    let action = bot.choose(&view, &mut bot_rng(rec));
-    metrics::metrics()
-        .bot_decision
-        .with_label_values(&[name.as_str()])
-        .observe(start.elapsed().as_secs_f64());
-    Ok(action)
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use tokio::sync::watch;
@@ -17,10 +17,49 @@ use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
 /// a suspension point and an async mutex would only add overhead. Long polls
 /// wait on a per-match [`watch`] channel outside the lock.
 ///
-/// Matches live as long as the process; nothing expires.
-#[derive(Debug, Default)]
+/// A match expires once it has gone unwritten for the TTL, as in Redis:
+/// it reads as absent from then on, and its memory is reclaimed by the next
+/// sweep (at most one every [`SWEEP_EVERY`], run by a create). The store
+/// holds at most [`MemoryLimits::max_matches`] matches and about
+/// [`MemoryLimits::max_bytes`] bytes of state, events and remembered
+/// responses; past either, creates and commits fail with
+/// [`StoreError::Full`] and change nothing.
+#[derive(Debug)]
 pub struct MemoryStore {
-    matches: Mutex<HashMap<String, Entry>>,
+    inner: Mutex<Inner>,
+    limits: MemoryLimits,
+}
+
+/// The memory store's bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryLimits {
+    /// How long an unwritten match is kept.
+    pub ttl: Duration,
+    /// Most matches held at once.
+    pub max_matches: usize,
+    /// Most bytes of match data held at once (states, events, responses).
+    pub max_bytes: usize,
+}
+
+impl Default for MemoryLimits {
+    fn default() -> MemoryLimits {
+        MemoryLimits {
+            ttl: Duration::from_secs(7 * 24 * 3600),
+            max_matches: 100_000,
+            max_bytes: 512 << 20,
+        }
+    }
+}
+
+/// The longest time between two sweeps of expired matches.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+#[derive(Debug)]
+struct Inner {
+    matches: HashMap<String, Entry>,
+    /// The sum of every entry's `bytes`.
+    bytes: usize,
+    last_sweep: Instant,
 }
 
 /// One match.
@@ -33,19 +72,90 @@ struct Entry {
     idempotency: HashMap<String, String>,
     /// Carries the last event's seq to long-polling readers.
     last_seq: watch::Sender<u64>,
+    /// The last write.
+    written: Instant,
+    /// What the entry counts toward the store's byte bound.
+    bytes: usize,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        Self::with_limits(MemoryLimits::default())
+    }
+}
+
+fn total_len(items: &[String]) -> usize {
+    items.iter().map(String::len).sum()
 }
 
 impl MemoryStore {
-    /// An empty store.
+    /// An empty store with the default bounds.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
+    /// An empty store with these bounds.
+    #[must_use]
+    pub fn with_limits(limits: MemoryLimits) -> Self {
+        MemoryStore {
+            inner: Mutex::new(Inner {
+                matches: HashMap::new(),
+                bytes: 0,
+                last_sweep: Instant::now(),
+            }),
+            limits,
+        }
+    }
+
+    /// How many matches it holds now (expired ones not yet swept included).
+    pub fn len(&self) -> usize {
+        self.lock().matches.len()
+    }
+
+    /// Whether it holds no match.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
         // Nothing panics while holding the lock, and every section leaves
         // the map consistent, so a poisoned lock is still safe to use.
-        self.matches.lock().unwrap_or_else(PoisonError::into_inner)
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The live entry of `id`, dropping it first if it has expired.
+    fn live<'a>(&self, inner: &'a mut Inner, id: &str) -> Option<&'a mut Entry> {
+        let ttl = self.limits.ttl;
+        if inner
+            .matches
+            .get(id)
+            .is_some_and(|e| e.written.elapsed() >= ttl)
+            && let Some(gone) = inner.matches.remove(id)
+        {
+            inner.bytes -= gone.bytes;
+        }
+        inner.matches.get_mut(id)
+    }
+
+    /// Drops every expired match (at most once per [`SWEEP_EVERY`] unless
+    /// `force`).
+    fn sweep(&self, inner: &mut Inner, force: bool) {
+        let now = Instant::now();
+        if !force && now.duration_since(inner.last_sweep) < SWEEP_EVERY.min(self.limits.ttl) {
+            return;
+        }
+        inner.last_sweep = now;
+        let ttl = self.limits.ttl;
+        let mut freed = 0;
+        inner.matches.retain(|_, e| {
+            let keep = now.duration_since(e.written) < ttl;
+            if !keep {
+                freed += e.bytes;
+            }
+            keep
+        });
+        inner.bytes -= freed;
     }
 }
 
@@ -62,9 +172,21 @@ impl MatchStore for MemoryStore {
         state: &str,
         events: &[String],
     ) -> Result<bool, StoreError> {
-        let mut matches = self.lock();
-        if matches.contains_key(id) {
+        let mut inner = self.lock();
+        if self.live(&mut inner, id).is_some() {
             return Ok(false);
+        }
+        let bytes = id.len() + state.len() + total_len(events);
+        let full = |inner: &Inner| {
+            inner.matches.len() >= self.limits.max_matches
+                || inner.bytes + bytes > self.limits.max_bytes
+        };
+        self.sweep(&mut inner, false);
+        if full(&inner) {
+            self.sweep(&mut inner, true);
+            if full(&inner) {
+                return Err(StoreError::Full);
+            }
         }
         let entry = Entry {
             version,
@@ -72,21 +194,27 @@ impl MatchStore for MemoryStore {
             events: events.to_vec(),
             idempotency: HashMap::new(),
             last_seq: watch::Sender::new(seq_of(events.len())),
+            written: Instant::now(),
+            bytes,
         };
-        matches.insert(id.to_owned(), entry);
+        inner.bytes += bytes;
+        inner.matches.insert(id.to_owned(), entry);
         Ok(true)
     }
 
     async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError> {
-        Ok(self.lock().get(id).map(|e| Snapshot {
+        let mut inner = self.lock();
+        Ok(self.live(&mut inner, id).map(|e| Snapshot {
             version: e.version,
             state: e.state.clone(),
         }))
     }
 
     async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError> {
-        let mut matches = self.lock();
-        let entry = matches.get_mut(id).ok_or(StoreError::NotFound)?;
+        let mut inner = self.lock();
+        let max_bytes = self.limits.max_bytes;
+        let total = inner.bytes;
+        let entry = self.live(&mut inner, id).ok_or(StoreError::NotFound)?;
         if let Some((key, _)) = c.idempotency
             && let Some(response) = entry.idempotency.get(key)
         {
@@ -99,6 +227,14 @@ impl MatchStore for MemoryStore {
                 current_version: entry.version,
             });
         }
+        let grows = (c.state.len()
+            + total_len(c.events)
+            + c.idempotency.map_or(0, |(k, r)| k.len() + r.len()))
+        .saturating_sub(entry.state.len());
+        if total + grows > max_bytes {
+            return Err(StoreError::Full);
+        }
+        let before = entry.bytes;
         let first_seq = seq_of(entry.events.len()) + 1;
         entry.version = c.new_version;
         c.state.clone_into(&mut entry.state);
@@ -118,13 +254,24 @@ impl MatchStore for MemoryStore {
         if !c.events.is_empty() {
             entry.last_seq.send_replace(seq_of(entry.events.len()));
         }
+        entry.written = Instant::now();
+        entry.bytes = id.len()
+            + entry.state.len()
+            + total_len(&entry.events)
+            + entry
+                .idempotency
+                .iter()
+                .map(|(k, v)| k.len() + v.len())
+                .sum::<usize>();
+        let after = entry.bytes;
+        inner.bytes = inner.bytes - before + after;
         Ok(CommitOutcome::Committed { first_seq })
     }
 
     async fn idempotent_response(&self, id: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let mut inner = self.lock();
         Ok(self
-            .lock()
-            .get(id)
+            .live(&mut inner, id)
             .and_then(|e| e.idempotency.get(key).cloned()))
     }
 
@@ -134,8 +281,8 @@ impl MatchStore for MemoryStore {
         after: u64,
         limit: usize,
     ) -> Result<Vec<(u64, String)>, StoreError> {
-        let matches = self.lock();
-        let entry = matches.get(id).ok_or(StoreError::NotFound)?;
+        let mut inner = self.lock();
+        let entry = self.live(&mut inner, id).ok_or(StoreError::NotFound)?;
         let start = usize::try_from(after).unwrap_or(usize::MAX);
         Ok(entry
             .events
@@ -148,8 +295,8 @@ impl MatchStore for MemoryStore {
     }
 
     async fn last_seq(&self, id: &str) -> Result<u64, StoreError> {
-        let matches = self.lock();
-        let entry = matches.get(id).ok_or(StoreError::NotFound)?;
+        let mut inner = self.lock();
+        let entry = self.live(&mut inner, id).ok_or(StoreError::NotFound)?;
         Ok(seq_of(entry.events.len()))
     }
 
@@ -162,8 +309,8 @@ impl MatchStore for MemoryStore {
         // Subscribe under the same lock that commits take, so no commit can
         // slip between the check and the subscription.
         let mut rx = {
-            let matches = self.lock();
-            let entry = matches.get(id).ok_or(StoreError::NotFound)?;
+            let mut inner = self.lock();
+            let entry = self.live(&mut inner, id).ok_or(StoreError::NotFound)?;
             let rx = entry.last_seq.subscribe();
             if *rx.borrow() > after {
                 return Ok(*rx.borrow());
@@ -175,8 +322,8 @@ impl MatchStore for MemoryStore {
             .map(|seq| seq.map(|seq| *seq));
         match woken {
             Ok(Ok(seq)) => Ok(seq),
-            // The sender lives in the entry, which is never removed, so the
-            // channel cannot close; report what we last saw either way.
+            // The channel closes when the match expires; report what we
+            // last saw either way.
             Ok(Err(_)) | Err(_) => Ok(*rx.borrow()),
         }
     }

@@ -8,7 +8,8 @@
 //!
 //! Two implementations share one contract (see `tests/store_contract.rs`):
 //! [`MemoryStore`] for a single process, and [`RedisStore`] for several
-//! server instances behind a load balancer.
+//! server instances behind a load balancer. In both, a match expires once it
+//! has gone unwritten for the configured TTL.
 
 mod memory;
 mod redis;
@@ -17,7 +18,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-pub use self::memory::MemoryStore;
+pub use self::memory::{MemoryLimits, MemoryStore};
 pub use self::redis::{RedisStore, keys as redis_keys};
 
 /// A match as last written: its version and the service's serialized state.
@@ -83,6 +84,10 @@ pub enum StoreError {
     /// The backend is down or misbehaving; the request may be retried later.
     #[error("store unavailable: {0}")]
     Unavailable(String),
+    /// The store holds as much as it is allowed to (the memory store's
+    /// bound on matches or bytes); nothing changed.
+    #[error("store full")]
+    Full,
 }
 
 /// Durable storage of matches, shared by every request (and, for Redis, by
@@ -97,7 +102,8 @@ pub trait MatchStore: Send + Sync + 'static {
     ///
     /// # Errors
     ///
-    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    /// [`StoreError::Unavailable`] if the backend cannot be reached;
+    /// [`StoreError::Full`] if the store may hold no more.
     async fn create(
         &self,
         id: &str,
@@ -120,6 +126,7 @@ pub trait MatchStore: Send + Sync + 'static {
     /// # Errors
     ///
     /// [`StoreError::NotFound`] if the match does not exist;
+    /// [`StoreError::Full`] if the store may hold no more;
     /// [`StoreError::Unavailable`] if the backend cannot be reached (the
     /// commit may or may not have been applied).
     async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError>;

@@ -36,31 +36,48 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 /// Starts a server over `store` on a free port, without rate limits.
 pub async fn spawn_with_store(store: Arc<dyn MatchStore>) -> TestApp {
-    let opts = ServeOptions {
-        workers: Some(2),
-        rate_limits: RateLimits {
-            per_ip_per_sec: 0,
-            per_token_per_sec: 0,
-            creates_per_min: 0,
-            trust_forwarded_for: false,
-        },
-        cors_origins: Vec::new(),
-    };
-    spawn_with(store, opts).await
+    spawn_with(store, unlimited()).await
 }
 
 /// Starts a server over `store` with these options.
 pub async fn spawn_with(store: Arc<dyn MatchStore>, opts: ServeOptions) -> TestApp {
+    spawn_full(store, opts, Limits::default(), None).await
+}
+
+/// Starts a server over `store` with these options and service limits,
+/// serving `/metrics` only on `metrics_listener` when one is given.
+pub async fn spawn_full(
+    store: Arc<dyn MatchStore>,
+    opts: ServeOptions,
+    limits: Limits,
+    metrics_listener: Option<TcpListener>,
+) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let port = listener.local_addr().expect("local address").port();
-    let svc = Arc::new(Service::new(store, Limits::default()));
-    let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
+    let svc = Arc::new(Service::new(store, limits));
+    let server = botifarra::http::serve_split(listener, metrics_listener, svc, opts)
+        .expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
     TestApp {
         base: format!("http://127.0.0.1:{port}"),
         client: Client::new(),
         handle: Some(handle),
+    }
+}
+
+/// Server options without rate limits (the other limits at their defaults).
+pub fn unlimited() -> ServeOptions {
+    ServeOptions {
+        workers: Some(2),
+        rate_limits: RateLimits {
+            per_ip_per_sec: 0,
+            per_token_per_sec: 0,
+            creates_per_min: 0,
+            hints_per_sec: 0,
+            ..RateLimits::default()
+        },
+        ..ServeOptions::default()
     }
 }
 

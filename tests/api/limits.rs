@@ -21,9 +21,10 @@ fn with_limits(per_ip_per_sec: u32, per_token_per_sec: u32, creates_per_min: u32
             per_ip_per_sec,
             per_token_per_sec,
             creates_per_min,
-            trust_forwarded_for: false,
+            ..RateLimits::default()
         },
         cors_origins: vec!["*".into()],
+        ..ServeOptions::default()
     }
 }
 

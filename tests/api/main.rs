@@ -10,10 +10,13 @@
 mod backends;
 
 mod app;
+mod logs;
+mod raw;
 
 mod browser;
 mod clock_stream;
 mod errors;
+mod hardening;
 mod limits;
 mod metrics;
 mod openapi;

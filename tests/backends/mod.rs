@@ -16,7 +16,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use botifarra::store::{MatchStore, MemoryStore, RedisStore};
+use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
 /// Which store a test uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,21 @@ pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn M
     };
     assert_eq!(store.kind(), backend.kind());
     store
+}
+
+/// A store on `backend` that forgets a match `ttl` after its last write.
+pub async fn store_with_ttl(backend: Backend, ttl: Duration) -> Arc<dyn MatchStore> {
+    match backend {
+        Backend::Memory => Arc::new(MemoryStore::with_limits(MemoryLimits {
+            ttl,
+            ..MemoryLimits::default()
+        })),
+        Backend::Redis => Arc::new(
+            RedisStore::connect(&redis::redis_url(), ttl)
+                .await
+                .expect("connect to the test Redis"),
+        ),
+    }
 }
 
 /// What a store-parametrized test takes: the [`Backend`] itself (to start
