@@ -412,7 +412,9 @@ impl Service {
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            events.extend(engine_events.iter().map(events::stored));
+            for e in &engine_events {
+                events.push(events::stored(e)?);
+            }
             rec.version += 1;
             let now = now_ms();
             rec.deadline_ms = None;
@@ -528,7 +530,7 @@ impl Service {
         let events = raw
             .iter()
             .map(|(seq, e)| events::redact(*seq, e, seat))
-            .collect();
+            .collect::<Result<_, _>>()?;
         Ok(EventsPage { events, last_seq })
     }
 
@@ -603,7 +605,9 @@ fn advance(
         rec.game
             .perform(act.by(seat), &mut engine_events)
             .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
-        events.extend(engine_events.iter().map(events::stored));
+        for e in &engine_events {
+            events.push(events::stored(e)?);
+        }
         rec.version += 1;
         rec.deadline_ms = None;
     }
@@ -628,7 +632,7 @@ fn house_bot(name: &str) -> Result<&'static dyn bots::Bot, Error> {
 
 fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {
     let name = &rec.seats[seat as usize].bot;
-    let bot = bots::by_name(name).unwrap_or(&bots::RandomBot);
+    let bot = house_bot(name).map_err(|e| Error::Internal(format!("stored seat: {e}")))?;
     let view = rec.game.view(Some(seat));
     if view.legal_actions.is_empty() {
         return Err(Error::Internal(
