@@ -11,6 +11,7 @@ pub mod deck;
 pub mod game;
 pub mod hand;
 pub mod legal;
+pub mod position;
 pub mod refusal;
 pub mod schema;
 pub mod scoring;
