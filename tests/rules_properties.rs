@@ -312,3 +312,31 @@ fn every_trump_word_is_tried() {
         );
     }
 }
+
+/// The engine's own legal set (read straight from the hand) is the one the
+/// public `legal_cards` computes from the play context, under every option
+/// that changes the play rules.
+#[test]
+fn the_hands_legal_set_is_the_play_contexts_under_every_rule_set() {
+    use botifarra::rules::random::{SplitMix64, step_random};
+    let mut rng = SplitMix64::new(11);
+    let mut events = Vec::new();
+    let mut checked = 0;
+    for (r, rules) in common::rule_sets::play_rule_sets().iter().enumerate() {
+        for n in 0..40u8 {
+            let mut m = Match::new(rules.clone(), [n.wrapping_add(40 * r as u8); 32]).unwrap();
+            while m.phase() != Phase::MatchOver {
+                if let (Phase::Playing, Some(h)) = (m.phase(), m.hand.as_ref()) {
+                    let table = m.table();
+                    let legal = h.legal_cards(&m.rules, table);
+                    assert_eq!(legal, legal_cards(&h.play_context(&m.rules, table)));
+                    assert!(!legal.is_empty());
+                    checked += 1;
+                }
+                step_random(&mut m, &mut rng, &mut events);
+                events.clear();
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} positions checked");
+}

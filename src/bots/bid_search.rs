@@ -141,8 +141,8 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::rules::random::step_random;
     use crate::rules::{Rules, Variant};
-    use crate::sim::step_random;
 
     #[test]
     fn every_bidding_position_of_random_matches_is_rebuilt_from_the_view() {

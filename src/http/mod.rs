@@ -7,6 +7,7 @@ mod health;
 pub mod limit;
 mod matches;
 mod metrics;
+mod schema;
 mod stream;
 
 use std::net::TcpListener;
@@ -92,10 +93,13 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 /// The OpenAPI document as pretty JSON (what `openapi/openapi.json` holds).
-pub fn openapi_json() -> String {
-    let mut s = openapi().to_pretty_json().unwrap_or_default();
+///
+/// # Errors
+/// When the document does not serialize (a bug in a schema).
+pub fn openapi_json() -> Result<String, serde_json::Error> {
+    let mut s = openapi().to_pretty_json()?;
     s.push('\n');
-    s
+    Ok(s)
 }
 
 /// How a server instance runs: workers, rate limits, CORS.

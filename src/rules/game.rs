@@ -1,7 +1,6 @@
 //! A match (partida): a series of hands until a side reaches the target.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::card::{Card, CardSet};
 use super::contract::{Call, Trump, TrumpChoice};
@@ -13,7 +12,7 @@ use super::seat::{Seat, Table};
 use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
 
 /// The phase of a match, as the API names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The dealer is to deal the next hand.
@@ -42,7 +41,7 @@ impl Phase {
 }
 
 /// One move of a seat, exactly as `legal_actions` lists it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Deal the next hand (the dealer, in phase `awaiting_deal`).

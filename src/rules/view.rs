@@ -5,7 +5,6 @@
 //! [`Match`] for a viewer; none of them carries a hidden card.
 
 use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::card::{Card, CardSet};
 use super::contract::{CallRecord, Trump};
@@ -18,7 +17,7 @@ use super::trick::Trick;
 use super::variant::Rules;
 
 /// A card and who played it.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct PlayedCard {
     /// The seat that played it.
     pub seat: Seat,
@@ -27,7 +26,7 @@ pub struct PlayedCard {
 }
 
 /// A trick as shown: who led, the cards in order, and the winner once complete.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TrickView {
     /// The seat that led.
     pub leader: Seat,
@@ -58,7 +57,7 @@ impl TrickView {
 }
 
 /// A trump-phase action as shown.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct ChoiceView {
     /// Who spoke.
     pub seat: Seat,
@@ -77,7 +76,7 @@ impl From<&ChoiceRecord> for ChoiceView {
 
 /// The game part of a seat's view (the service adds match id, version,
 /// seats and clocks).
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     /// The options of the match.
     pub rules: Rules,
@@ -245,7 +244,7 @@ impl Match {
 }
 
 /// One hand of the record.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct HandRecordView {
     /// 1 for the first hand.
     pub hand_number: u32,
@@ -264,7 +263,7 @@ pub struct HandRecordView {
 }
 
 /// The complete record of a match as a viewer may see it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct HistoryView {
     /// The options of the match.
     pub rules: Rules,

@@ -5,6 +5,7 @@
 
 pub mod oracle;
 pub mod random;
+pub mod rule_sets;
 
 use botifarra::rules::{
     Action, Call, Card, CardSet, Event, FirstDealer, Match, Phase, RuleError, Rules, Seat, Seed,
