@@ -94,7 +94,10 @@ pub fn bench_baseline(seconds: f64) -> BenchReport {
 /// One hand of [`bench_baseline`]; returns the points of each team.
 fn bare_hand(seed: &Seed, number: u32, rng: &mut SplitMix64) -> [u32; 2] {
     // Compiled for the bit instructions, as the engine's random play is.
-    with_bit_instructions(|| bare_hand_masks(seed, number, rng))
+    with_bit_instructions(
+        #[inline(always)]
+        || bare_hand_masks(seed, number, rng),
+    )
 }
 
 #[inline(always)]

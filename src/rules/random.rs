@@ -76,13 +76,16 @@ pub fn random_card<R: Rng>(set: CardSet, rng: &mut R) -> Option<Card> {
 pub fn play_random_match<R: Rng>(m: &mut Match, rng: &mut R, events: &mut Vec<Event>) -> u32 {
     // The whole loop is compiled for the bit instructions the legal sets
     // and the card picks use.
-    with_bit_instructions(|| {
-        let start = m.results.len();
-        while step(m, rng, events) {
-            events.clear();
-        }
-        (m.results.len() - start) as u32
-    })
+    with_bit_instructions(
+        #[inline(always)]
+        || {
+            let start = m.results.len();
+            while step(m, rng, events) {
+                events.clear();
+            }
+            (m.results.len() - start) as u32
+        },
+    )
 }
 
 /// Makes one random legal action for the seat to act (nothing when the
