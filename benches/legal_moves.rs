@@ -4,7 +4,7 @@
 //!
 //! - `legal_cards/mid_trick`: [`legal_cards`] on positions collected from
 //!   random play, each with a trick already led (the case with work to do),
-//!   under each of `sim::play_rule_sets` (defaults, forced, must-trump,
+//!   under each of the tests' `play_rule_sets` (defaults, forced, must-trump,
 //!   abarrotada, abarrotada3 with must-trump).
 //! - `legal_actions/mid_trick`: [`Match::legal_actions`] on whole matches
 //!   stopped at such positions (what the service answers, a `Vec` included).
@@ -19,8 +19,12 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use botifarra::rules::legal::{PlayContext, legal_cards};
+use botifarra::rules::random::step_random;
 use botifarra::rules::{Match, Phase, Rules, Seed};
-use botifarra::sim::{play_rule_sets, step_random};
+
+#[path = "../tests/rules/helpers/rule_sets.rs"]
+mod rule_sets;
+use rule_sets::play_rule_sets;
 
 /// Positions to sample per rule set.
 const PER_RULES: usize = 256;

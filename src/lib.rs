@@ -13,5 +13,4 @@ pub mod config;
 pub mod http;
 pub mod rules;
 pub mod service;
-pub mod sim;
 pub mod store;

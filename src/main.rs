@@ -12,6 +12,8 @@ use botifarra::http::limit::RateLimits;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
+mod bench;
+
 /// A faster allocator for the server and the engine benchmark: the engine
 /// makes a few small allocations per hand.
 #[global_allocator]
@@ -20,13 +22,19 @@ static GLOBAL: MiMalloc = MiMalloc;
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Openapi) => {
-            print!("{}", botifarra::http::openapi_json());
-            std::process::ExitCode::SUCCESS
-        }
+        Some(Command::Openapi) => match botifarra::http::openapi_json() {
+            Ok(doc) => {
+                print!("{doc}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("botifarra: the OpenAPI document does not serialize: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        },
         Some(Command::BenchEngine { seconds, baseline }) => {
-            let bare = baseline.then(|| botifarra::sim::bench_baseline(seconds));
-            let report = botifarra::sim::bench_engine(seconds);
+            let bare = baseline.then(|| bench::bench_baseline(seconds));
+            let report = bench::bench_engine(seconds);
             println!("hands={} seconds={:.3}", report.hands, report.seconds);
             if let Some(bare) = bare {
                 println!("baseline_hands_per_second={}", bare.hands_per_second as u64);

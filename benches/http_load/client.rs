@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use botifarra::sim::SplitMix64;
+use botifarra::rules::random::SplitMix64;
 use rand::RngExt;
 use reqwest::Method;
 use serde_json::Value;

@@ -15,22 +15,24 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::bidding::{choose_double, choose_trump};
 use super::knowledge::Knowledge;
-use super::montecarlo::{MonteCarloBot, value};
-use super::playout::{Rollout, rollout};
+use super::playout::{Rollout, rollout, value};
 use super::sample::Sampler;
 use crate::rules::contract::{Call, TrumpChoice};
 use crate::rules::view::GameView;
-use crate::rules::{Action, CardSet, HandState, Match, Phase, Trump};
+use crate::rules::{Action, CardSet, Match, Phase, Trump};
 
 /// The best bidding action for `view` (phase `choosing_trump` or
-/// `doubling`), or `None` when the position cannot be rebuilt.
+/// `doubling`) within `playouts` playouts and `max_ms` milliseconds, played
+/// out with `policy`; `None` when the position cannot be rebuilt.
 pub fn choose_bid(
-    bot: &MonteCarloBot,
     view: &GameView,
+    playouts: u32,
+    max_ms: u64,
+    policy: Rollout,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Action> {
     let start = Instant::now();
-    let limit = Duration::from_millis(bot.max_ms);
+    let limit = Duration::from_millis(max_ms);
     let k = Knowledge::from_view(view);
     let base = rebuild(view, k.hand)?;
     let sampler = Sampler::new(&k);
@@ -53,16 +55,13 @@ pub fn choose_bid(
     let mut sums = vec![0.0f64; candidates.len()];
     let per_deal = candidates.len() as u32;
     let mut done = 0u32;
-    while done + per_deal <= bot.playouts.max(per_deal) {
+    while done + per_deal <= playouts.max(per_deal) {
         let deal = sampler.sample(rng);
         let mut m = base.clone();
-        if let Some(h) = m.hand.as_mut() {
-            h.hands = deal;
-            h.dealt = deal;
-        }
+        m.set_cards(deal);
         for (sum, &a) in sums.iter_mut().zip(&candidates) {
             let mut trial = m.clone();
-            *sum += play_out(&mut trial, k.seat, a, bot.rollout)?;
+            *sum += play_out(&mut trial, k.seat, a, policy)?;
         }
         done += per_deal;
         if start.elapsed() >= limit {
@@ -81,12 +80,9 @@ pub fn choose_bid(
 /// others nothing yet.
 fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
     let me = view.you?;
-    let mut m = Match::new(view.rules.clone(), [0; 32]).ok()?;
     let mut dealt = [CardSet::EMPTY; 4];
     dealt[me as usize] = own;
-    m.dealer = view.dealer;
-    m.hands_dealt = view.hand_number;
-    m.hand = Some(HandState::new(view.hand_number, view.dealer, dealt));
+    let mut m = Match::from_deal(view.rules.clone(), view.hand_number, view.dealer, dealt).ok()?;
     let mut events = Vec::new();
     for c in &view.choices {
         m.apply(c.seat, Action::Trump { choice: c.choice }, &mut events)
@@ -145,8 +141,8 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::rules::random::step_random;
     use crate::rules::{Rules, Variant};
-    use crate::sim::step_random;
 
     #[test]
     fn every_bidding_position_of_random_matches_is_rebuilt_from_the_view() {

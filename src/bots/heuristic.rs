@@ -5,8 +5,8 @@
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::bidding::{choose_double, choose_trump};
+use super::cards::{cheapest, cheapest_winner, plain_first, richest};
 use super::knowledge::Knowledge;
-use super::playout::{cheapest, cheapest_winner, plain_first, richest};
 use super::{Bot, playable};
 use crate::rules::legal::beating;
 use crate::rules::view::GameView;

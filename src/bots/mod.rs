@@ -11,6 +11,7 @@
 
 mod bid_search;
 mod bidding;
+mod cards;
 mod heuristic;
 pub mod knowledge;
 mod montecarlo;

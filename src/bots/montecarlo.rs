@@ -18,12 +18,11 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::bid_search::choose_bid;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::knowledge::Knowledge;
-use super::playout::{Rollout, rollout, state_from_view, step};
+use super::playout::{Rollout, rollout, value};
 use super::sample::Sampler;
 use super::{Bot, playable};
-use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
-use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Seat};
+use crate::rules::{Action, Card, CardSet, HandState, Phase};
 
 /// The Monte Carlo player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +65,7 @@ impl Bot for MonteCarloBot {
             return view.legal_actions.first().copied().unwrap_or(Action::Deal);
         }
         if matches!(view.phase, Phase::ChoosingTrump | Phase::Doubling) {
-            let bid = choose_bid(self, view, rng);
+            let bid = choose_bid(view, self.playouts, self.max_ms, self.rollout, rng);
             return bid.unwrap_or_else(|| HeuristicBot.choose(view, rng));
         }
         if view.phase != Phase::Playing || cards.len() < 2 {
@@ -92,16 +91,15 @@ impl MonteCarloBot {
         let per_deal = candidates.len() as u32;
         let mut done = 0u32;
         // Built once; only the hidden hands change from one sample to the next.
-        let mut root = state_from_view(view, &k, [CardSet::EMPTY; 4]);
+        let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
         while done + per_deal <= self.playouts.max(per_deal) {
             let deal = sampler.sample(rng);
-            root.dealt = deal;
-            root.hands = deal;
+            root.set_cards(deal);
             for (sum, &c) in sums.iter_mut().zip(&candidates) {
                 let mut h = root.clone();
                 let mut public = k;
                 public.observe(k.seat, c);
-                step(&mut h, table, c);
+                h.play_known(table, c);
                 rollout(&mut h, &mut public, rules, table, self.rollout);
                 *sum += value(rules, k.seat, &h);
             }
@@ -125,21 +123,4 @@ impl MonteCarloBot {
             tied[0]
         }
     }
-}
-
-/// What a finished playout is worth to `seat`: the points its side
-/// records less the average the other sides record, times the multiplier
-/// (in the pairs game, `(points - 36) * multiplier`), plus a small share of
-/// its raw hand points to break ties below the threshold in abarrotada.
-pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
-    let table = rules.variant.table();
-    let me = table.side(seat) as usize;
-    let rec = |p: u8| f64::from(over_threshold(rules, p));
-    let sides = table.sides() as usize;
-    let others: f64 = (0..sides)
-        .filter(|&s| s != me)
-        .map(|s| rec(h.points[s]))
-        .sum();
-    let diff = rec(h.points[me]) - others / (sides - 1) as f64;
-    diff * f64::from(h.multiplier(rules)) + 0.05 * f64::from(h.points[me])
 }

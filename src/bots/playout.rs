@@ -1,9 +1,10 @@
 //! Fast playouts of the rest of a hand on a fully known (sampled) deal.
 //!
-//! The state is the engine's own [`HandState`]; the legal cards come from
-//! [`HandState::legal_cards`], so a playout obeys every rule option. Only the
-//! bookkeeping of a played card (trick, turn, points) is done here, without
-//! the events and records the engine keeps for a real match.
+//! The state is the engine's own [`HandState`], rebuilt from a seat's view
+//! with [`HandState::in_play_from_view`]; the legal cards come from
+//! [`HandState::legal_cards`], so a playout obeys every rule option, and
+//! each card is played with [`HandState::play_known`], without the events
+//! and records the engine keeps for a real match.
 //!
 //! Two rollout policies ([`Rollout`]): every seat plays the heuristic
 //! player's card from what that seat would know (the default: it measured
@@ -12,42 +13,13 @@
 //! points on a partner's trick that will hold, and otherwise throws its
 //! cheapest card.
 
-use crate::rules::hand::Stage;
 use crate::rules::legal::beating;
-use crate::rules::view::GameView;
+use crate::rules::scoring::over_threshold;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Table, Trump};
 
+use super::cards::{cheapest, cheapest_winner, plain_first, richest};
 use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
-
-/// The hand of `view` in play, with `deal` as everyone's cards.
-pub fn state_from_view(view: &GameView, k: &Knowledge, deal: [CardSet; 4]) -> HandState {
-    let mut h = HandState::new(view.hand_number, view.dealer, deal);
-    h.stage = Stage::Playing;
-    h.trump = view.trump;
-    h.declarer = view.declarer;
-    h.doubles = view.calls.len().min(3) as u8;
-    h.turn = view.turn.unwrap_or(k.seat);
-    h.trick = k.trick;
-    for (p, &v) in h.points.iter_mut().zip(&view.points_taken) {
-        *p = v;
-    }
-    for (p, &v) in h.tricks_won.iter_mut().zip(&view.tricks_won) {
-        *p = v;
-    }
-    h
-}
-
-/// Plays `card` for the seat to play (it must be legal); returns whether the
-/// hand is over.
-#[inline]
-pub fn step(h: &mut HandState, table: Table, card: Card) -> bool {
-    let takes = h.trick.takes(card, h.trump.and_then(Trump::suit));
-    if h.put(table, card, takes) {
-        h.score_trick(table);
-    }
-    h.stage == Stage::Over
-}
 
 /// How the players of a playout choose their cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +35,7 @@ pub enum Rollout {
 /// Plays the hand to its end. `k` is the public knowledge of the position of
 /// `h` (kept in step with it; its own seat and hand do not matter).
 pub fn rollout(h: &mut HandState, k: &mut Knowledge, rules: &Rules, table: Table, policy: Rollout) {
-    while h.stage == Stage::Playing {
+    while h.in_play() {
         let legal = h.legal_cards(rules, table);
         let seat = h.turn;
         let card = match policy {
@@ -74,8 +46,25 @@ pub fn rollout(h: &mut HandState, k: &mut Knowledge, rules: &Rules, table: Table
         if policy == Rollout::Heuristic {
             k.observe(seat, card);
         }
-        step(h, table, card);
+        h.play_known(table, card);
     }
+}
+
+/// What a finished playout is worth to `seat`: the points its side
+/// records less the average the other sides record, times the multiplier
+/// (in the pairs game, `(points - 36) * multiplier`), plus a small share of
+/// its raw hand points to break ties below the threshold in abarrotada.
+pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
+    let table = rules.variant.table();
+    let me = table.side(seat) as usize;
+    let rec = |p: u8| f64::from(over_threshold(rules, p));
+    let sides = table.sides() as usize;
+    let others: f64 = (0..sides)
+        .filter(|&s| s != me)
+        .map(|s| rec(h.points[s]))
+        .sum();
+    let diff = rec(h.points[me]) - others / (sides - 1) as f64;
+    diff * f64::from(h.multiplier(rules)) + 0.05 * f64::from(h.points[me])
 }
 
 /// The greedy perfect-information choice among `legal` for the seat to play.
@@ -156,40 +145,4 @@ fn holds(
         let options = if follow.is_empty() { hand } else { follow };
         (options & beat).is_empty()
     })
-}
-
-/// The cards of `set` that are not trumps, or all of `set` when every card
-/// is a trump.
-#[inline]
-pub fn plain_first(set: CardSet, trump: Option<Suit>) -> CardSet {
-    let plain = trump.map_or(set, |t| set & !t.mask());
-    if plain.is_empty() { set } else { plain }
-}
-
-/// The card worth the least to keep: plain before trump, fewest points, then
-/// weakest.
-#[inline]
-pub fn cheapest(set: CardSet, trump: Option<Suit>) -> Card {
-    let pool = plain_first(set, trump);
-    let zero = pool & !pool.counting();
-    let pool = if zero.is_empty() { pool } else { zero };
-    pool.iter()
-        .min_by_key(|c| (c.points(), c.strength()))
-        .unwrap_or_default()
-}
-
-/// The card carrying the most points: plain before trump.
-#[inline]
-pub fn richest(set: CardSet, trump: Option<Suit>) -> Card {
-    let pool = plain_first(set, trump);
-    pool.iter()
-        .max_by_key(|c| (c.points(), u8::MAX - c.strength()))
-        .unwrap_or_default()
-}
-
-/// The weakest card of `set` that beats: a plain card before a trump.
-#[inline]
-pub fn cheapest_winner(set: CardSet, trump: Option<Suit>) -> Option<Card> {
-    let pool = plain_first(set, trump);
-    pool.iter().min_by_key(|c| c.strength())
 }

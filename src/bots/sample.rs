@@ -12,9 +12,9 @@
 use rand::Rng;
 
 use super::knowledge::Knowledge;
+use crate::rules::random::{below, random_card};
 use crate::rules::view::GameView;
 use crate::rules::{Card, CardSet};
-use crate::sim::{below, random_card};
 
 /// `n` deals of the cards `view`'s seat cannot see, each as the four seats'
 /// hands (the seat's own hand exact; unused seats empty).

@@ -9,6 +9,7 @@ pub mod limit;
 mod matches;
 mod metrics;
 mod open_limit;
+mod schema;
 mod spec_notes;
 mod stream;
 mod web_client;
@@ -102,10 +103,13 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 }
 
 /// The OpenAPI document as pretty JSON (what `openapi/openapi.json` holds).
-pub fn openapi_json() -> String {
-    let mut s = openapi().to_pretty_json().unwrap_or_default();
+///
+/// # Errors
+/// When the document does not serialize (a bug in a schema).
+pub fn openapi_json() -> Result<String, serde_json::Error> {
+    let mut s = openapi().to_pretty_json()?;
     s.push('\n');
-    s
+    Ok(s)
 }
 
 /// How a server instance runs: workers, rate limits, CORS.

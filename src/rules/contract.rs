@@ -3,7 +3,6 @@
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::ToSchema;
 
 use super::card::Suit;
 use super::seat::{Seat, Table};
@@ -109,7 +108,7 @@ string_serde!(
 );
 
 /// A doubling call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Call {
     /// The first double.
@@ -144,7 +143,7 @@ impl Call {
 }
 
 /// A call said by a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallRecord {
     /// Who spoke.
     pub seat: Seat,

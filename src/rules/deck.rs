@@ -103,7 +103,7 @@ fn shuffled(deck: CardSet, rng: &mut HandRng) -> Vec<Card> {
 
 /// A freshly shuffled and cut deck for one hand, in a fixed buffer (no
 /// allocation). Returns the buffer and how many of its cards are the deck.
-pub(crate) fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], usize) {
+pub fn shuffled_array(deck: CardSet, rng: &mut HandRng) -> ([Card; 48], usize) {
     let (mut cards, n) = in_order(deck);
     rng.shuffle(&mut cards[..n]);
     rng.cut(&mut cards[..n]);

@@ -1,18 +1,18 @@
 //! A match (partida): a series of hands until a side reaches the target.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use super::card::{Card, CardSet};
 use super::contract::{Call, Trump, TrumpChoice};
 use super::deck::{self, HandRng, Seed};
 use super::hand::{HandState, Stage};
+use super::refusal::RuleError;
 use super::scoring::{HandResult, Winner, score_forfeit, score_hand, winner_of};
 use super::seat::{Seat, Table};
 use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
 
 /// The phase of a match, as the API names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// The dealer is to deal the next hand.
@@ -41,7 +41,7 @@ impl Phase {
 }
 
 /// One move of a seat, exactly as `legal_actions` lists it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Deal the next hand (the dealer, in phase `awaiting_deal`).
@@ -73,28 +73,6 @@ impl Action {
             Action::Play { .. } => Phase::Playing,
         }
     }
-}
-
-/// Why an action was refused. The state is left untouched.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    /// The action belongs to another phase.
-    #[error("the match is in phase {phase}, this action needs {expected}", phase = .phase.as_str(), expected = .expected.as_str())]
-    WrongPhase {
-        /// The phase the match is in.
-        phase: Phase,
-        /// The phase the action needs.
-        expected: Phase,
-    },
-    /// Another seat is to act.
-    #[error("it is not your turn{}", .turn.map(|t| format!(": seat {t} is to act")).unwrap_or_default())]
-    NotYourTurn {
-        /// The seat to act.
-        turn: Option<Seat>,
-    },
-    /// The action breaks a rule; the text names it.
-    #[error("{0}")]
-    Illegal(String),
 }
 
 /// Something that happened, with every detail (the service redacts hidden
@@ -323,7 +301,13 @@ impl Match {
             (Action::Trump { choice }, Some(h)) => h.choose(rules, table, choice, events)?,
             (Action::Double { call }, Some(h)) => h.double(rules, table, call, events)?,
             (Action::Play { card }, Some(h)) => h.play(rules, table, card, events)?,
-            _ => return Err(RuleError::Illegal("no hand in progress".into())),
+            // Every phase but `awaiting_deal` has a hand in progress.
+            _ => {
+                return Err(RuleError::WrongPhase {
+                    phase: Phase::AwaitingDeal,
+                    expected: action.phase(),
+                });
+            }
         }
         if self.hand.as_ref().is_some_and(|h| h.stage == Stage::Over) {
             self.finish_hand(events);

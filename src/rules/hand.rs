@@ -2,13 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Event;
 use super::card::{Card, CardSet, Suit};
 use super::contract::{Call, CallRecord, Speakers, Trump, TrumpChoice, doubling_round};
 use super::legal::{Narrowing, PlayContext, beating, legal_cards, narrow, why_illegal};
+use super::refusal::RuleError;
 use super::seat::{Seat, Side, Table};
 use super::trick::Trick;
 use super::variant::Rules;
-use super::{Event, RuleError};
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,15 +154,11 @@ impl HandState {
         match choice {
             TrumpChoice::Delegate | TrumpChoice::Estevet => {
                 if !self.may_delegate {
-                    return Err(RuleError::Illegal(
-                        "you received the choice and must name a suit or botifarra".into(),
-                    ));
+                    return Err(RuleError::MustNameTrump);
                 }
                 let estevet = choice == TrumpChoice::Estevet;
                 if estevet && table.pairs {
-                    return Err(RuleError::Illegal(
-                        "estevet exists only in abarrotada".into(),
-                    ));
+                    return Err(RuleError::EstevetOnlyInAbarrotada);
                 }
                 let to = if table.pairs {
                     table.after(seat, 2)
@@ -228,10 +225,7 @@ impl HandState {
         let seat = self.turn;
         let expected = Call::at_level(self.doubles + 1);
         if call != Call::Pass && call != expected {
-            return Err(RuleError::Illegal(format!(
-                "the call now is {} or pass",
-                expected.as_str()
-            )));
+            return Err(RuleError::WrongCall { expected });
         }
         self.calls.push(CallRecord { seat, call });
         if call == Call::Pass {
@@ -393,5 +387,6 @@ impl HandState {
 #[cold]
 #[inline(never)]
 fn refusal(ctx: PlayContext, card: Card) -> RuleError {
-    RuleError::Illegal(why_illegal(&ctx, card).unwrap_or_else(|| "not allowed".into()))
+    // A card outside the legal set breaks one of the staged rules.
+    why_illegal(&ctx, card).unwrap_or(RuleError::NotInHand(card))
 }

@@ -6,6 +6,7 @@
 //! that excluded it.
 
 use super::card::{Card, CardSet, Suit};
+use super::refusal::RuleError;
 use super::seat::{Seat, Table};
 
 /// Everything the play rules look at for one seat about to play.
@@ -57,37 +58,31 @@ pub fn beats(c: Card, w: Card, trump: Option<Suit>) -> bool {
 }
 
 /// The three successive sets of stage 1 (follow), 2 (beat/trump) and 3
-/// (forced), each a subset of the one before, with the reason a card outside
-/// each stage breaks.
-fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
+/// (forced) for a trick that has been led, each a subset of the one before,
+/// with the rule a card outside each stage breaks. A stage that narrows
+/// nothing repeats the rule of the one before: a card it leaves out was
+/// already left out there.
+fn stages(ctx: &PlayContext, t: TrickSoFar) -> [(CardSet, RuleError); 3] {
     let h = ctx.hand;
-    let Some(t) = ctx.trick else {
-        return [(h, Reason::None); 3];
-    };
     let follow = h.of_suit(t.led);
     let s1 = if follow.is_empty() { h } else { follow };
+    let r1 = RuleError::MustFollowSuit(t.led);
     let beat = beating(t.winning, ctx.trump);
     let trumps = ctx.trump.map_or(CardSet::EMPTY, |s| h.of_suit(s));
     let partner_winning = ctx.table.partners(ctx.seat, t.winner);
 
-    let (s2, r2) = if partner_winning {
-        if follow.is_empty() && ctx.must_trump && !trumps.is_empty() {
-            (trumps, Reason::MustTrump)
+    let must_trump = follow.is_empty() && ctx.must_trump && !trumps.is_empty();
+    let (s2, r2) = if !partner_winning && !(s1 & beat).is_empty() {
+        let reason = if follow.is_empty() {
+            RuleError::MustTrumpToBeat(t.winning)
         } else {
-            (s1, Reason::None)
-        }
-    } else if !(s1 & beat).is_empty() {
-        (
-            s1 & beat,
-            Reason::MustBeat {
-                w: t.winning,
-                trumping: follow.is_empty(),
-            },
-        )
-    } else if follow.is_empty() && ctx.must_trump && !trumps.is_empty() {
-        (trumps, Reason::MustTrump)
+            RuleError::MustBeat(t.winning)
+        };
+        (s1 & beat, reason)
+    } else if must_trump {
+        (trumps, RuleError::MustTrump)
     } else {
-        (s1, Reason::None)
+        (s1, r1)
     };
 
     let s3 = if ctx.forced && (s2 & beat).is_empty() {
@@ -102,15 +97,15 @@ fn stages(ctx: &PlayContext) -> [(CardSet, Reason); 3] {
         } else {
             lowest
         };
-        let reason = Reason::Forced {
+        let reason = RuleError::ForcedLowest {
             suit: (!follow.is_empty()).then_some(t.led),
-            counting_ok,
+            counting_allowed: counting_ok,
         };
         (s2 & allowed, reason)
     } else {
-        (s2, Reason::None)
+        (s2, r2)
     };
-    [(s1, Reason::Follow(t.led)), (s2, r2), s3]
+    [(s1, r1), (s2, r2), s3]
 }
 
 /// The legal cards for the seat; never empty while it holds a card.
@@ -190,52 +185,16 @@ pub(crate) fn narrow(n: &Narrowing) -> CardSet {
     }
 }
 
-/// Why `card` may not be played, or `None` when it may.
-pub fn why_illegal(ctx: &PlayContext, card: Card) -> Option<String> {
+/// The rule `card` breaks, or `None` when it may be played.
+pub fn why_illegal(ctx: &PlayContext, card: Card) -> Option<RuleError> {
     if !ctx.hand.contains(card) {
-        return Some(format!("{card} is not in your hand"));
+        return Some(RuleError::NotInHand(card));
     }
-    debug_assert_eq!(stages(ctx)[2].0, legal_cards(ctx));
-    stages(ctx)
-        .iter()
+    let t = ctx.trick?;
+    let stages = stages(ctx, t);
+    debug_assert_eq!(stages[2].0, legal_cards(ctx));
+    stages
+        .into_iter()
         .find(|(set, _)| !set.contains(card))
-        .map(|(_, reason)| reason.to_string())
-}
-
-/// The rule a stage enforces.
-#[derive(Clone, Copy, Debug)]
-enum Reason {
-    None,
-    Follow(Suit),
-    MustBeat {
-        w: Card,
-        trumping: bool,
-    },
-    MustTrump,
-    Forced {
-        suit: Option<Suit>,
-        counting_ok: bool,
-    },
-}
-
-impl std::fmt::Display for Reason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Reason::None => f.write_str("not allowed"),
-            Reason::Follow(s) => write!(f, "must follow suit {s}"),
-            Reason::MustBeat { w, trumping: true } => write!(f, "must trump to beat {w}"),
-            Reason::MustBeat { w, trumping: false } => write!(f, "must beat {w}"),
-            Reason::MustTrump => f.write_str("must trump"),
-            Reason::Forced { suit, counting_ok } => {
-                match suit {
-                    Some(s) => write!(f, "forced mode: must play the lowest card of suit {s}")?,
-                    None => f.write_str("forced mode: must play the lowest card of a suit")?,
-                }
-                if counting_ok {
-                    f.write_str(" or a counting card")?;
-                }
-                Ok(())
-            }
-        }
-    }
+        .map(|(_, reason)| reason)
 }

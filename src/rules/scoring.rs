@@ -1,15 +1,14 @@
 //! Scoring a hand and deciding the match (RULES.md sections 5, 6, 7, 10).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::ToSchema;
 
 use super::contract::{Call, CallRecord, Trump};
 use super::hand::HandState;
 use super::seat::{Seat, Side};
-use super::variant::Rules;
+use super::variant::{Rules, word_or_seat};
 
 /// The result of one finished hand.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandResult {
     /// 1 for the first hand.
     pub hand_number: u32,
@@ -52,17 +51,10 @@ impl Serialize for Winner {
 
 impl<'de> Deserialize<'de> for Winner {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Winner, D::Error> {
-        match serde_json::Value::deserialize(d)? {
-            serde_json::Value::String(s) if s == "draw" => Ok(Winner::Draw),
-            serde_json::Value::Number(n) => n
-                .as_u64()
-                .and_then(|n| u8::try_from(n).ok())
-                .map(Winner::Side)
-                .ok_or_else(|| serde::de::Error::custom("bad side")),
-            _ => Err(serde::de::Error::custom(
-                "winner is a side number or \"draw\"",
-            )),
-        }
+        Ok(
+            word_or_seat(d, "draw", "winner is a side number or \"draw\"")?
+                .map_or(Winner::Draw, Winner::Side),
+        )
     }
 }
 

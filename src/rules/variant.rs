@@ -1,13 +1,12 @@
 //! The rule options a table chooses (RULES.md sections 3–10).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utoipa::ToSchema;
 
 use super::card::{CardSet, Suit};
 use super::seat::{Seat, Table};
 
 /// Which game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Four players in two teams, partners opposite (the default).
@@ -64,7 +63,7 @@ impl Variant {
 }
 
 /// How doubles multiply a hand (RULES.md section 6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Doubling {
     /// none 1, contro 2, recontro 4, Sant Vicenç 8 (the default).
@@ -85,7 +84,7 @@ impl Doubling {
 }
 
 /// How the deck is prepared between hands (RULES.md section 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ShuffleMode {
     /// A freshly shuffled deck every hand (the default).
@@ -116,34 +115,43 @@ impl Serialize for FirstDealer {
 
 impl<'de> Deserialize<'de> for FirstDealer {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FirstDealer, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Seat(u8),
-            Word(String),
-        }
-        match Raw::deserialize(d) {
-            Ok(Raw::Seat(n)) => Ok(FirstDealer::Seat(n)),
-            Ok(Raw::Word(w)) if w == "draw" => Ok(FirstDealer::Draw),
-            _ => Err(serde::de::Error::custom(
-                "first_dealer must be \"draw\" or a seat number",
-            )),
-        }
+        Ok(
+            word_or_seat(d, "draw", "first_dealer must be \"draw\" or a seat number")?
+                .map_or(FirstDealer::Draw, FirstDealer::Seat),
+        )
+    }
+}
+
+/// Reads a value that is either the string `word` (`None`) or a seat or
+/// side number (`Some`); anything else is refused with `expected`.
+pub(crate) fn word_or_seat<'de, D: Deserializer<'de>>(
+    d: D,
+    word: &str,
+    expected: &str,
+) -> Result<Option<Seat>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Seat(u8),
+        Word(String),
+    }
+    match Raw::deserialize(d) {
+        Ok(Raw::Seat(n)) => Ok(Some(n)),
+        Ok(Raw::Word(w)) if w == word => Ok(None),
+        _ => Err(serde::de::Error::custom(expected)),
     }
 }
 
 /// The options of a match. Every field has the default of RULES.md.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
     /// `pairs` (default), `abarrotada` or `abarrotada3`.
     pub variant: Variant,
     /// A side wins when its total reaches this (default 101; 51 for a
     /// "50-point game").
-    #[schema(example = 101, minimum = 1, maximum = 100000)]
     pub target: u32,
     /// The match also ends after this many hands (default: no limit).
-    #[schema(minimum = 1, maximum = 1000)]
     pub max_hands: Option<u32>,
     /// `powers` (1, 2, 4, 8; default) or `linear` (1, 2, 3, 4).
     pub doubling: Doubling,

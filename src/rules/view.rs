@@ -5,8 +5,6 @@
 //! [`Match`] for a viewer; none of them carries a hidden card.
 
 use serde::Serialize;
-use serde_json::{Value, json};
-use utoipa::ToSchema;
 
 use super::card::{Card, CardSet};
 use super::contract::{CallRecord, Trump};
@@ -19,7 +17,7 @@ use super::trick::Trick;
 use super::variant::Rules;
 
 /// A card and who played it.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct PlayedCard {
     /// The seat that played it.
     pub seat: Seat,
@@ -28,7 +26,7 @@ pub struct PlayedCard {
 }
 
 /// A trick as shown: who led, the cards in order, and the winner once complete.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TrickView {
     /// The seat that led.
     pub leader: Seat,
@@ -59,7 +57,7 @@ impl TrickView {
 }
 
 /// A trump-phase action as shown.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct ChoiceView {
     /// Who spoke.
     pub seat: Seat,
@@ -78,7 +76,7 @@ impl From<&ChoiceRecord> for ChoiceView {
 
 /// The game part of a seat's view (the service adds match id, version,
 /// seats and clocks).
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct GameView {
     /// The options of the match.
     pub rules: Rules,
@@ -246,7 +244,7 @@ impl Match {
 }
 
 /// One hand of the record.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct HandRecordView {
     /// 1 for the first hand.
     pub hand_number: u32,
@@ -265,7 +263,7 @@ pub struct HandRecordView {
 }
 
 /// The complete record of a match as a viewer may see it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct HistoryView {
     /// The options of the match.
     pub rules: Rules,
@@ -285,27 +283,53 @@ pub struct HistoryView {
     pub winner: Option<Winner>,
 }
 
+/// An event as a viewer may see it; built only by [`redact_event`], so it
+/// never carries another seat's cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct ShownEvent(Shown);
+
+/// The two shapes of a [`ShownEvent`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+enum Shown {
+    /// A deal, with only the viewer's own cards.
+    Dealt(DealtView),
+    /// Any other event: public as it is.
+    Public(Event),
+}
+
+/// A `hand_dealt` event as one viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename = "hand_dealt")]
+struct DealtView {
+    hand_number: u32,
+    dealer: Seat,
+    /// The viewer's own cards (absent for a spectator).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cards: Option<Vec<Card>>,
+}
+
 /// An event as `viewer` may see it: a `hand_dealt` event carries only the
 /// viewer's own cards (none for a spectator); every other event is public.
-pub fn redact_event(e: &Event, viewer: Option<Seat>) -> Value {
-    match e {
+pub fn redact_event(e: &Event, viewer: Option<Seat>) -> ShownEvent {
+    ShownEvent(match e {
         Event::HandDealt {
             hand_number,
             dealer,
             hands,
-        } => {
-            let mut v = json!({"type": "hand_dealt", "hand_number": hand_number, "dealer": dealer});
-            if let Some(s) = viewer {
-                let cards: Vec<Card> = hands
+        } => Shown::Dealt(DealtView {
+            hand_number: *hand_number,
+            dealer: *dealer,
+            cards: viewer.map(|s| {
+                hands
                     .get(s as usize)
                     .copied()
                     .unwrap_or(CardSet::EMPTY)
                     .iter()
-                    .collect();
-                v["cards"] = json!(cards);
-            }
-            v
-        }
-        other => serde_json::to_value(other).unwrap_or(Value::Null),
-    }
+                    .collect()
+            }),
+        }),
+        other => Shown::Public(other.clone()),
+    })
 }

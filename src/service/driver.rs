@@ -225,7 +225,9 @@ fn advance(
         rec.game
             .perform(act.by(seat), &mut engine_events)
             .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
-        events.extend(engine_events.iter().map(events::stored));
+        for e in &engine_events {
+            events.push(events::stored(e)?);
+        }
         rec.version += 1;
         rec.deadline_ms = None;
     }
@@ -240,7 +242,8 @@ fn advance(
 
 fn bot_action(rec: &MatchRecord, seat: Seat) -> Result<Action, Error> {
     let name = &rec.seats[seat as usize].bot;
-    let bot = bots::by_name(name).unwrap_or(&bots::RandomBot);
+    let bot = bots::by_name(name)
+        .ok_or_else(|| Error::Internal(format!("stored seat names an unknown bot {name:?}")))?;
     let view = rec.game.view(Some(seat));
     if view.legal_actions.is_empty() {
         return Err(Error::Internal(

@@ -24,9 +24,9 @@ pub enum Error {
     /// Another seat is to act.
     #[error("{0}")]
     NotYourTurn(String),
-    /// The action breaks a rule; the text names it.
+    /// The action breaks a rule of the game, named by the refusal.
     #[error("{0}")]
-    IllegalMove(String),
+    IllegalMove(RuleError),
     /// The match changed since the version the client sent.
     #[error("the match is at version {current}, not {expected}")]
     VersionConflict {
@@ -135,7 +135,7 @@ impl From<RuleError> for Error {
         match e {
             RuleError::WrongPhase { .. } => Error::WrongPhase(e.to_string()),
             RuleError::NotYourTurn { .. } => Error::NotYourTurn(e.to_string()),
-            RuleError::Illegal(m) => Error::IllegalMove(m),
+            other => Error::IllegalMove(other),
         }
     }
 }

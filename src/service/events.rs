@@ -4,12 +4,16 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
+use super::Error;
 use crate::rules::view::redact_event;
 use crate::rules::{Action, Card, Event, Seat};
 
 /// Serializes an engine event for storage.
-pub fn stored(e: &Event) -> String {
-    serde_json::to_string(e).unwrap_or_else(|_| "{}".into())
+///
+/// # Errors
+/// [`Error::Internal`] if the event does not serialize.
+pub fn stored(e: &Event) -> Result<String, Error> {
+    Ok(serde_json::to_string(e)?)
 }
 
 /// A service event: the match was created.
@@ -42,17 +46,26 @@ pub struct EventView {
 /// Redacts a stored event for `viewer`: an engine event goes through
 /// [`redact_event`] (a `hand_dealt` keeps only the viewer's own cards, none
 /// for a spectator); the service's own events (`match_created`,
-/// `bot_acted`) are public. A stored `hand_dealt` that does not read back as
-/// an engine event is never shown.
-pub fn redact(seq: u64, raw: &str, viewer: Option<Seat>) -> EventView {
+/// `bot_acted`) are public.
+///
+/// # Errors
+/// [`Error::Internal`] for a stored event that does not read back, or a
+/// `hand_dealt` that does not read back as an engine event (it is never
+/// shown).
+pub fn redact(seq: u64, raw: &str, viewer: Option<Seat>) -> Result<EventView, Error> {
     let body = match serde_json::from_str::<Event>(raw) {
-        Ok(e) => redact_event(&e, viewer),
-        Err(_) => match serde_json::from_str::<Value>(raw) {
-            Ok(v) if v.get("type").and_then(Value::as_str) != Some("hand_dealt") => v,
-            _ => Value::Null,
-        },
+        Ok(e) => serde_json::to_value(redact_event(&e, viewer))?,
+        Err(_) => {
+            let v = serde_json::from_str::<Value>(raw)?;
+            if v.get("type").and_then(Value::as_str) == Some("hand_dealt") {
+                return Err(Error::Internal(format!(
+                    "stored event {seq} is an unreadable hand_dealt"
+                )));
+            }
+            v
+        }
     };
-    EventView { seq, body }
+    Ok(EventView { seq, body })
 }
 
 #[cfg(test)]
@@ -67,17 +80,26 @@ mod tests {
             hand_number: 1,
             dealer: 0,
             hands: Box::new(hands),
-        });
-        let seat1 = redact(3, &raw, Some(1)).body;
+        })
+        .unwrap();
+        let seat1 = redact(3, &raw, Some(1)).unwrap().body;
         assert_eq!(seat1["type"], "hand_dealt");
         assert!(seat1.get("hands").is_none(), "{seat1}");
         assert_eq!(seat1["cards"], json!([Card(1)]));
-        let spectator = redact(3, &raw, None).body;
+        let spectator = redact(3, &raw, None).unwrap().body;
         assert!(spectator.get("hands").is_none() && spectator.get("cards").is_none());
-        // Service events pass as stored; an unreadable deal is not shown.
+        // Service events pass as stored; an unreadable deal is an error,
+        // never shown, and so is an event that is not JSON.
         let created = match_created(2, None);
-        assert_eq!(redact(1, &created, None).body["type"], "match_created");
+        assert_eq!(
+            redact(1, &created, None).unwrap().body["type"],
+            "match_created"
+        );
         let broken = r#"{"type":"hand_dealt","hands":[1,2,3,4],"extra":true}"#;
-        assert_eq!(redact(4, broken, Some(0)).body, Value::Null);
+        assert!(matches!(
+            redact(4, broken, Some(0)),
+            Err(Error::Internal(_))
+        ));
+        assert!(matches!(redact(5, "{", Some(0)), Err(Error::Internal(_))));
     }
 }

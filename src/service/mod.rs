@@ -446,7 +446,9 @@ impl Service {
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            events.extend(engine_events.iter().map(events::stored));
+            for e in &engine_events {
+                events.push(events::stored(e)?);
+            }
             rec.version += 1;
             let now = now_ms();
             rec.deadline_ms = None;
@@ -570,7 +572,7 @@ impl Service {
         let events = raw
             .iter()
             .map(|(seq, e)| events::redact(*seq, e, seat))
-            .collect();
+            .collect::<Result<_, _>>()?;
         Ok(EventsPage { events, last_seq })
     }
 

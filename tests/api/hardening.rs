@@ -470,7 +470,9 @@ async fn an_oversized_body_is_a_problem() {
 /// Finding 7: the document warns that `stack_and_cut` gives the deal away.
 #[test]
 fn the_spec_warns_about_stack_and_cut() {
-    let api: Value = serde_json::from_str(&botifarra::http::openapi_json()).unwrap();
+    let api: Value =
+        serde_json::from_str(&botifarra::http::openapi_json().expect("the document serializes"))
+            .unwrap();
     let d = api["components"]["schemas"]["Rules"]["properties"]["shuffle"]["description"]
         .as_str()
         .unwrap_or("");
@@ -481,7 +483,9 @@ fn the_spec_warns_about_stack_and_cut() {
 /// The spec states the limits of what a client chooses.
 #[test]
 fn the_spec_states_the_limits_of_rules_options() {
-    let api: Value = serde_json::from_str(&botifarra::http::openapi_json()).unwrap();
+    let api: Value =
+        serde_json::from_str(&botifarra::http::openapi_json().expect("the document serializes"))
+            .unwrap();
     let s = &api["components"]["schemas"];
     assert_eq!(s["Rules"]["properties"]["target"]["maximum"], 100000);
     assert_eq!(s["Rules"]["properties"]["max_hands"]["maximum"], 1000);

@@ -111,8 +111,7 @@ fn check_secrecy(m: &Match, events: &[Event]) {
         let leak = mentioned(&(&history.rules, &history.scores, &history.winner)) & hidden;
         assert!(leak.is_empty());
         for e in events {
-            let mut seen = CardSet::EMPTY;
-            cards_in(&redact_event(e, viewer), &mut seen);
+            let seen = mentioned(&redact_event(e, viewer));
             assert!(
                 (seen & hidden).is_empty(),
                 "event {e:?} shown to {viewer:?} leaks {:?}",

@@ -101,8 +101,10 @@ fn estevet_carries_a_contro_and_the_receiver_must_choose() {
     assert_eq!(turn(&m), 3);
     assert_eq!(legal_now(&m), [call(Call::Recontro), call(Call::Pass)]);
     assert_eq!(
-        refused(&mut m, 3, call(Call::Contro)).to_string(),
-        "the call now is recontro or pass"
+        refused(&mut m, 3, call(Call::Contro)),
+        RuleError::WrongCall {
+            expected: Call::Recontro
+        }
     );
     act(&mut m, 3, call(Call::Pass));
     assert_eq!(m.phase(), Phase::Playing);
@@ -162,8 +164,8 @@ fn estevet_does_not_exist_in_the_pairs_game() {
     let mut m = dealt(helpers::pairs(0), hands_of(FOUR));
     assert!(!legal_now(&m).contains(&trump("estevet")));
     assert_eq!(
-        refused(&mut m, 0, trump("estevet")).to_string(),
-        "estevet exists only in abarrotada"
+        refused(&mut m, 0, trump("estevet")),
+        RuleError::EstevetOnlyInAbarrotada
     );
 }
 

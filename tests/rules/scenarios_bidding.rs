@@ -118,11 +118,18 @@ fn first_contro_ends_the_round() {
     ));
     // A double of the wrong level is refused.
     let err = refused(&mut m, 2, call(Call::Contro));
-    assert_eq!(err.to_string(), "the call now is recontro or pass");
-    assert!(matches!(
+    assert_eq!(
+        err,
+        RuleError::WrongCall {
+            expected: Call::Recontro
+        }
+    );
+    assert_eq!(
         refused(&mut m, 2, call(Call::SantVicenc)),
-        RuleError::Illegal(_)
-    ));
+        RuleError::WrongCall {
+            expected: Call::Recontro
+        }
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! RULES.md 4.1 (forced mode, every cell of the table) and 4.2 (must-trump).
 
-use botifarra::rules::{Match, Rules, RulesError, Variant};
+use botifarra::rules::{Match, RuleError, Rules, RulesError, Suit, Variant};
 
 use crate::helpers;
 use crate::helpers::{hand, legal, pairs, plays, seed, turn, why_refused};
@@ -43,7 +43,10 @@ fn forced_partner_winning_following_lowest_or_counting_card() {
     assert_eq!(legal(&m), hand(&["3O", "12O", "10O"]));
     assert_eq!(
         why_refused(&mut m, "5O"),
-        "forced mode: must play the lowest card of suit O or a counting card"
+        RuleError::ForcedLowest {
+            suit: Some(Suit::Oros),
+            counting_allowed: true
+        }
     );
 }
 
@@ -62,7 +65,10 @@ fn forced_partner_played_not_winning_following_lowest_card() {
     assert_eq!(legal(&m), hand(&["4O"]));
     assert_eq!(
         why_refused(&mut m, "12O"),
-        "forced mode: must play the lowest card of suit O"
+        RuleError::ForcedLowest {
+            suit: Some(Suit::Oros),
+            counting_allowed: false
+        }
     );
 }
 
@@ -81,7 +87,10 @@ fn forced_partner_not_played_following_lowest_card() {
     assert_eq!(legal(&m), hand(&["4O"]));
     assert_eq!(
         why_refused(&mut m, "10O"),
-        "forced mode: must play the lowest card of suit O"
+        RuleError::ForcedLowest {
+            suit: Some(Suit::Oros),
+            counting_allowed: false
+        }
     );
 }
 
@@ -97,7 +106,10 @@ fn forced_partner_winning_void_lowest_of_any_suit_or_counting_card() {
     assert_eq!(legal(&m), hand(&["4B", "6E", "12B", "10E"]));
     assert_eq!(
         why_refused(&mut m, "8E"),
-        "forced mode: must play the lowest card of a suit or a counting card"
+        RuleError::ForcedLowest {
+            suit: None,
+            counting_allowed: true
+        }
     );
 }
 
@@ -111,7 +123,10 @@ fn forced_partner_played_not_winning_void_lowest_of_any_suit() {
     assert_eq!(legal(&m), hand(&["4B", "6E"]));
     assert_eq!(
         why_refused(&mut m, "12B"),
-        "forced mode: must play the lowest card of a suit"
+        RuleError::ForcedLowest {
+            suit: None,
+            counting_allowed: false
+        }
     );
 }
 
@@ -168,7 +183,7 @@ fn must_trump_even_when_partner_is_winning() {
     );
     plays(&mut m, &["1O", "2O"]);
     assert_eq!(legal(&m), hand(&["2C", "9C"]));
-    assert_eq!(why_refused(&mut m, "12B"), "must trump");
+    assert_eq!(why_refused(&mut m, "12B"), RuleError::MustTrump);
     // Without the option the partner's lead frees the player.
     let mut m = deal(
         pairs(3),
@@ -186,7 +201,7 @@ fn must_trump_even_when_the_trump_cannot_beat_a_higher_trump() {
     );
     plays(&mut m, &["1O", "9C"]);
     assert_eq!(legal(&m), hand(&["2C"]));
-    assert_eq!(why_refused(&mut m, "12B"), "must trump");
+    assert_eq!(why_refused(&mut m, "12B"), RuleError::MustTrump);
 }
 
 #[test]

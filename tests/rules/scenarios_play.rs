@@ -44,8 +44,14 @@ fn must_follow_suit_when_possible() {
     );
     plays(&mut m, &["1O"]);
     assert_eq!(legal(&m), hand(&["9O"]));
-    assert_eq!(why_refused(&mut m, "5C"), "must follow suit O");
-    assert_eq!(why_refused(&mut m, "12B"), "must follow suit O");
+    assert_eq!(
+        why_refused(&mut m, "5C"),
+        RuleError::MustFollowSuit(Suit::Oros)
+    );
+    assert_eq!(
+        why_refused(&mut m, "12B"),
+        RuleError::MustFollowSuit(Suit::Oros)
+    );
 }
 
 #[test]
@@ -61,7 +67,7 @@ fn must_beat_opponent_when_following_suit() {
         ],
     );
     plays(&mut m, &["1O"]);
-    assert_eq!(why_refused(&mut m, "2O"), "must beat 1O");
+    assert_eq!(why_refused(&mut m, "2O"), RuleError::MustBeat(card("1O")));
     let mut m = pairs_playing(
         0,
         "O",
@@ -74,8 +80,11 @@ fn must_beat_opponent_when_following_suit() {
     );
     plays(&mut m, &["11C"]);
     assert_eq!(legal(&m), hand(&["12C", "1C"]));
-    assert_eq!(why_refused(&mut m, "2C"), "must beat 11C");
-    assert_eq!(why_refused(&mut m, "9O"), "must follow suit C");
+    assert_eq!(why_refused(&mut m, "2C"), RuleError::MustBeat(card("11C")));
+    assert_eq!(
+        why_refused(&mut m, "9O"),
+        RuleError::MustFollowSuit(Suit::Copes)
+    );
 }
 
 #[test]
@@ -157,7 +166,10 @@ fn void_must_trump_to_win() {
     );
     plays(&mut m, &["1O"]);
     assert_eq!(legal(&m), hand(&["2C", "7C"]));
-    assert_eq!(why_refused(&mut m, "9B"), "must trump to beat 1O");
+    assert_eq!(
+        why_refused(&mut m, "9B"),
+        RuleError::MustTrumpToBeat(card("1O"))
+    );
 }
 
 #[test]
@@ -174,8 +186,14 @@ fn void_must_overtrump_an_opponents_trump() {
     );
     plays(&mut m, &["1O", "7C"]);
     assert_eq!(legal(&m), hand(&["10C"]));
-    assert_eq!(why_refused(&mut m, "2C"), "must trump to beat 7C");
-    assert_eq!(why_refused(&mut m, "9B"), "must trump to beat 7C");
+    assert_eq!(
+        why_refused(&mut m, "2C"),
+        RuleError::MustTrumpToBeat(card("7C"))
+    );
+    assert_eq!(
+        why_refused(&mut m, "9B"),
+        RuleError::MustTrumpToBeat(card("7C"))
+    );
 }
 
 #[test]
@@ -194,7 +212,10 @@ fn overtrumped_opponent_allows_any_card_of_led_suit() {
     // 9O would beat 12O but no oros beats a trump; 1C beats 2C but the
     // player must follow suit.
     assert_eq!(legal(&m), hand(&["9O", "3O"]));
-    assert_eq!(why_refused(&mut m, "1C"), "must follow suit O");
+    assert_eq!(
+        why_refused(&mut m, "1C"),
+        RuleError::MustFollowSuit(Suit::Oros)
+    );
 }
 
 #[test]
@@ -271,7 +292,7 @@ fn refuses_a_card_not_in_hand() {
         "C",
         [&["1O", "2E"], &["2O", "3E"], &["9O", "3O"], &["5O", "6O"]],
     );
-    assert_eq!(why_refused(&mut m, "9O"), "9O is not in your hand");
+    assert_eq!(why_refused(&mut m, "9O"), RuleError::NotInHand(card("9O")));
 }
 
 #[test]
@@ -362,13 +383,13 @@ fn play_context_api_agrees_with_the_rules() {
     };
     assert_eq!(legal_cards(&ctx), hand(&["2C", "7C"]));
     assert_eq!(
-        why_illegal(&ctx, card("9B")).as_deref(),
-        Some("must trump to beat 1O")
+        why_illegal(&ctx, card("9B")),
+        Some(RuleError::MustTrumpToBeat(card("1O")))
     );
     assert_eq!(why_illegal(&ctx, card("2C")), None);
     assert_eq!(
-        why_illegal(&ctx, card("9O")).as_deref(),
-        Some("9O is not in your hand")
+        why_illegal(&ctx, card("9O")),
+        Some(RuleError::NotInHand(card("9O")))
     );
     // The same with seat 2 (partner of seat 0 winning): anything goes.
     let partner = PlayContext { seat: 2, ..ctx };
@@ -390,6 +411,6 @@ fn a_refused_card_never_enters_the_game() {
     plays(&mut m, &["1O"]);
     // `refused` also checks that the match is unchanged.
     let err = refused(&mut m, 1, play_action("3E"));
-    assert!(matches!(err, RuleError::Illegal(_)));
+    assert_eq!(err, RuleError::MustFollowSuit(Suit::Oros));
     assert_eq!(m.hand.as_ref().unwrap().hands[1], hand(&["9O", "2O", "3E"]));
 }

@@ -5,6 +5,7 @@
 
 pub mod oracle;
 pub mod random;
+pub mod rule_sets;
 
 use botifarra::rules::{
     Action, Call, Card, CardSet, Event, FirstDealer, Match, Phase, RuleError, Rules, Seat, Seed,
@@ -112,10 +113,10 @@ pub fn refused(m: &mut Match, seat: Seat, action: Action) -> RuleError {
     err
 }
 
-/// The text of the refusal of `code` by the seat to play.
-pub fn why_refused(m: &mut Match, code: &str) -> String {
+/// The refusal of `code` by the seat to play.
+pub fn why_refused(m: &mut Match, code: &str) -> RuleError {
     let s = turn(m);
-    refused(m, s, play_action(code)).to_string()
+    refused(m, s, play_action(code))
 }
 
 /// The cards the seat to play may play, as listed by `legal_actions`.
@@ -148,14 +149,8 @@ pub fn must_choose(m: &mut Match, seat: Seat) {
     assert_eq!(turn(m), seat);
     assert_eq!(legal_now(m), declares());
     let err = refused(m, seat, trump("delegate"));
-    assert_eq!(
-        err,
-        RuleError::Illegal("you received the choice and must name a suit or botifarra".into())
-    );
-    assert!(matches!(
-        refused(m, seat, trump("estevet")),
-        RuleError::Illegal(_)
-    ));
+    assert_eq!(err, RuleError::MustNameTrump);
+    assert_eq!(refused(m, seat, trump("estevet")), RuleError::MustNameTrump);
 }
 
 /// A match whose first hand is dealt and then replaced by `hands`; the

@@ -1,8 +1,8 @@
 //! A tiny deterministic generator for random play in tests, and the random
 //! rule options the property tests range over.
 
+use botifarra::rules::random::SplitMix64;
 use botifarra::rules::{Doubling, FirstDealer, Rules, ShuffleMode, Variant};
-use botifarra::sim::SplitMix64;
 use rand::Rng;
 
 /// The library's SplitMix64, with the draws the tests use: enough

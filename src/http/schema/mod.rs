@@ -1,13 +1,13 @@
-//! OpenAPI schemas of the types that serialize as plain strings or numbers.
+//! The OpenAPI schemas of the engine's wire types, kept here so that the
+//! engine knows nothing of OpenAPI: the types that serialize as plain
+//! strings or numbers are written out below, the structured ones are
+//! described by the same-named types of [`types`] and [`views`].
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::card::Card;
-use super::contract::{Trump, TrumpChoice};
-use super::scoring::Winner;
-use super::variant::FirstDealer;
+use crate::rules::{Card, FirstDealer, Trump, TrumpChoice, Winner};
 
 fn string_enum(description: &str, values: &[&str]) -> ObjectBuilder {
     ObjectBuilder::new()
@@ -83,3 +83,31 @@ schema!(
         "draw"
     )
 );
+
+/// Lends each engine type `engine::T` the schema of the same-named type `T`
+/// of the calling module.
+macro_rules! lend {
+    ($($t:ident),* $(,)?) => {
+        $(
+            impl utoipa::PartialSchema for engine::$t {
+                fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                    <$t as utoipa::PartialSchema>::schema()
+                }
+            }
+            impl utoipa::ToSchema for engine::$t {
+                fn schemas(
+                    schemas: &mut Vec<(
+                        String,
+                        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                    )>,
+                ) {
+                    <$t as utoipa::ToSchema>::schemas(schemas)
+                }
+            }
+        )*
+    };
+}
+use lend;
+
+mod types;
+mod views;
