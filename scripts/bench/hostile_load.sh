@@ -6,11 +6,11 @@
 # Release build, memory store, default limits, 2 workers, all on loopback;
 # each phase lasts SECONDS (15) and every client stops by itself.
 #
-#   benches/hostile_load.sh
-#   SECONDS_PER_PHASE=30 benches/hostile_load.sh
+#   scripts/bench/hostile_load.sh
+#   SECONDS_PER_PHASE=30 scripts/bench/hostile_load.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source benches/common.sh
+cd "$(dirname "$0")/../.."
+source scripts/bench/common.sh
 
 seconds="${SECONDS_PER_PHASE:-15}"
 
