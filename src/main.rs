@@ -99,7 +99,8 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         max_hands_per_match: args.max_hands_per_match,
         ..Limits::default()
     };
-    let svc = Arc::new(Service::new(store, limits));
+    let svc =
+        Arc::new(Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?);
     let trusted_proxies = if args.trust_forwarded_for {
         args.trusted_proxies.max(1)
     } else {

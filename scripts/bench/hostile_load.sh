@@ -8,18 +8,22 @@
 #
 #   scripts/bench/hostile_load.sh
 #   SECONDS_PER_PHASE=30 scripts/bench/hostile_load.sh
+#   BIN=/tmp/other/botifarra scripts/bench/hostile_load.sh   (no build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench/common.sh
 
 seconds="${SECONDS_PER_PHASE:-15}"
 
-log "cargo build --release --locked --bin botifarra"
-cargo build --release --locked --bin botifarra
+bin="${BIN:-target/release/botifarra}"
+if [[ -z "${BIN:-}" ]]; then
+    log "cargo build --release --locked --bin botifarra"
+    cargo build --release --locked --bin botifarra
+fi
 port="$(free_port)"
 BASE="http://127.0.0.1:$port"
 BIND="127.0.0.1:$port" WORKERS=2 RUST_LOG="${RUST_LOG:-info}" \
-    target/release/botifarra >"$BENCH_TMP/server.log" 2>&1 &
+    "$bin" >"$BENCH_TMP/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 100); do
     curl -fsS -m 2 "$BASE/readyz" >/dev/null 2>&1 && break

@@ -12,7 +12,7 @@
 //! over many requests plays exactly as it would in one.
 //!
 //! Steps of a match with a CPU-heavy bot ([`HEAVY_BOTS`]: milliseconds a
-//! decision) run on tokio's blocking pool, never on an actix worker, and at
+//! decision) run on the low-priority [`BotPool`], never on an actix worker, and at
 //! most [`Driver::new`]'s `threads` batches at once (hints have their own,
 //! smaller allowance): a request that cannot get a slot in time commits
 //! what it has and leaves the rest for later. Other bots decide in
@@ -26,6 +26,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use tokio::sync::Semaphore;
 
+use super::bot_pool::BotPool;
 use super::record::MatchRecord;
 use super::{Act, Error, OnTimeout, SeatKind, events, metrics};
 use crate::bots;
@@ -40,6 +41,7 @@ pub const HEAVY_BOTS: &[&str] = &["montecarlo"];
 
 /// The bounded pool house-bot work runs in.
 pub struct Driver {
+    pool: BotPool,
     steps: Arc<Semaphore>,
     hints: Semaphore,
     max_steps: usize,
@@ -60,16 +62,25 @@ impl Driver {
     /// A driver running at most `threads` advances and `hint_threads` hints
     /// at once, `max_steps` steps per advance, and dealing no hand past
     /// `max_hands`.
-    pub fn new(threads: usize, hint_threads: usize, max_steps: usize, max_hands: u32) -> Driver {
-        Driver {
+    ///
+    /// # Errors
+    /// `Internal` when the bot threads cannot be started.
+    pub fn new(
+        threads: usize,
+        hint_threads: usize,
+        max_steps: usize,
+        max_hands: u32,
+    ) -> Result<Driver, Error> {
+        Ok(Driver {
+            pool: BotPool::new(threads.max(1) + hint_threads.max(1))?,
             steps: Arc::new(Semaphore::new(threads.max(1))),
             hints: Semaphore::new(hint_threads.max(1)),
             max_steps,
             max_hands,
-        }
+        })
     }
 
-    /// Advances `rec` by at most the step budget, on the blocking pool when
+    /// Advances `rec` by at most the step budget, on the bot pool when
     /// there is anything to play; then sets the deadline of the seat to act.
     ///
     /// # Errors
@@ -101,14 +112,15 @@ impl Driver {
             }
         };
         let max_hands = self.max_hands;
-        let (rec, events, applied) = tokio::task::spawn_blocking(move || {
-            // Held until the steps are done, even if the request goes away.
-            let _permit = permit;
-            let applied = advance(&mut rec, &mut events, now, steps, max_hands);
-            (rec, events, applied)
-        })
-        .await
-        .map_err(|e| Error::Internal(format!("house move task failed: {e}")))?;
+        let (rec, events, applied) = self
+            .pool
+            .run(move || {
+                // Held until the steps are done, even if the request goes away.
+                let _permit = permit;
+                let applied = advance(&mut rec, &mut events, now, steps, max_hands);
+                (rec, events, applied)
+            })
+            .await?;
         Ok(Advanced {
             rec,
             events,
@@ -117,7 +129,7 @@ impl Driver {
     }
 
     /// What house bot `bot` would do for `seat` now, computed on the
-    /// blocking pool within the hint allowance.
+    /// bot pool within the hint allowance.
     ///
     /// # Errors
     /// `Busy` when every hint slot stays taken; `Internal` on a failed task.
@@ -134,11 +146,9 @@ impl Driver {
                 return Err(Error::Busy("every hint slot is taken; retry later".into()));
             }
         };
-        tokio::task::spawn_blocking(move || {
-            bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec))
-        })
-        .await
-        .map_err(|e| Error::Internal(format!("hint task failed: {e}")))
+        self.pool
+            .run(move || bot.choose(&rec.game.view(Some(seat)), &mut bot_rng(&rec)))
+            .await
     }
 }
 

@@ -7,6 +7,7 @@
 //! expired move clocks are played inside the same write, a bounded number
 //! of steps per request, off the async workers (see [`driver`]).
 
+mod bot_pool;
 mod clock;
 pub mod driver;
 mod error;
@@ -47,9 +48,9 @@ pub struct Limits {
     /// Most engine steps (house-bot moves, automatic deals, clock
     /// stand-ins) one request plays; the rest waits for the next request.
     pub max_steps: usize,
-    /// Most house-bot advances running at once (on the blocking pool).
+    /// Most house-bot advances running at once (on the low-priority bot threads).
     pub bot_threads: usize,
-    /// Most hints computed at once (on the blocking pool).
+    /// Most hints computed at once (on the low-priority bot threads).
     pub hint_threads: usize,
     /// Most hands a match may deal, whatever its target: the hard cap on a
     /// match's events and size.
@@ -200,18 +201,21 @@ const COMMIT_ATTEMPTS: usize = 8;
 
 impl Service {
     /// A service over `store`; every store round trip is counted in [`metrics`].
-    pub fn new(store: Arc<dyn MatchStore>, limits: Limits) -> Service {
+    ///
+    /// # Errors
+    /// `Internal` when the house-bot threads cannot be started.
+    pub fn new(store: Arc<dyn MatchStore>, limits: Limits) -> Result<Service, Error> {
         let driver = driver::Driver::new(
             limits.bot_threads,
             limits.hint_threads,
             limits.max_steps,
             limits.max_hands_per_match,
-        );
-        Service {
+        )?;
+        Ok(Service {
             store: Arc::new(instrumented::Instrumented::new(store)),
             limits,
             driver,
-        }
+        })
     }
 
     /// The store, for readiness checks.

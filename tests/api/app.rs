@@ -54,7 +54,7 @@ pub async fn spawn_full(
 ) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let port = listener.local_addr().expect("local address").port();
-    let svc = Arc::new(Service::new(store, limits));
+    let svc = Arc::new(Service::new(store, limits).expect("start the service"));
     let server = botifarra::http::serve_split(listener, metrics_listener, svc, opts)
         .expect("start the server");
     let handle = server.handle();
