@@ -98,6 +98,14 @@ pub struct MatchView {
 }
 
 impl MatchRecord {
+    /// The record serialized for the store.
+    ///
+    /// # Errors
+    /// `Internal` if it does not serialize.
+    pub fn encode(&self) -> Result<String, super::Error> {
+        Ok(serde_json::to_string(self)?)
+    }
+
     /// The view of `viewer` (a seat, or `None` for a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> MatchView {
         let table = self.game.table();
