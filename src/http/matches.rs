@@ -13,7 +13,7 @@ use super::extract::{
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{
-    Act, ActRequest, CreateMatch, Created, Error, EventsPage, LegalMoves, MatchView, Service,
+    Act, ActRequest, Acted, CreateMatch, Created, Error, EventsPage, LegalMoves, MatchView, Service,
 };
 
 /// Guards any action body may carry.
@@ -114,10 +114,12 @@ async fn act(
         expected_version: expected_version(g.expected_version, guards.if_match)?,
         idempotency_key: guards.idempotency_key,
     };
-    let body = svc.act(id, bearer.0.as_deref(), req).await?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .body(body))
+    Ok(match svc.act(id, bearer.0.as_deref(), req).await? {
+        Acted::Applied(view) => HttpResponse::Ok().json(view),
+        Acted::Replayed(body) => HttpResponse::Ok()
+            .content_type("application/json")
+            .body(body),
+    })
 }
 
 /// Create a match.

@@ -1,6 +1,7 @@
 //! Acting for a seat: the compare-and-set retry loop and idempotent retries.
 
 use super::clock::now_ms;
+use super::record::MatchView;
 use super::{Error, Service, driver, events, metrics};
 use crate::rules::{Action, Move, Seat};
 use crate::store::CommitOutcome;
@@ -27,6 +28,17 @@ impl Act {
     }
 }
 
+/// What an action answers.
+#[derive(Clone, Debug)]
+pub enum Acted {
+    /// The action was applied: the caller's new view.
+    Applied(Box<MatchView>),
+    /// A retry with the seat's latest idempotency key: the first answer,
+    /// as the store remembered it (the serialized view, sent again
+    /// unchanged so that a retry gets exactly the first answer's bytes).
+    Replayed(String),
+}
+
 /// An action request with its optional guards.
 #[derive(Clone, Debug)]
 pub struct ActRequest {
@@ -42,7 +54,8 @@ pub struct ActRequest {
 }
 
 impl Service {
-    /// Applies a seat's action and returns its new view as JSON.
+    /// Applies a seat's action and returns its new view (or, for a retry,
+    /// the first answer).
     ///
     /// # Errors
     /// Every rule and guard failure of the API; nothing changes on error.
@@ -51,7 +64,7 @@ impl Service {
         id: &str,
         token: Option<&str>,
         req: ActRequest,
-    ) -> Result<String, Error> {
+    ) -> Result<Acted, Error> {
         for _ in 0..COMMIT_ATTEMPTS {
             let mut rec = self.load_current(id).await?;
             let seat = Self::require_seat(&rec, token)?;
@@ -69,7 +82,7 @@ impl Service {
             if let Some(key) = &idem_key
                 && let Some(resp) = self.store.idempotent_response(id, key).await?
             {
-                return Ok(resp);
+                return Ok(Acted::Replayed(resp));
             }
             if let Some(expected) = req.expected_version
                 && expected != rec.version
@@ -99,16 +112,19 @@ impl Service {
                 events,
                 applied: house,
             } = self.driver.advance(rec, events, now).await?;
-            let body = serde_json::to_string(&rec.view(Some(seat)))?;
+            let view = rec.view(Some(seat));
+            let body = serde_json::to_string(&view)?;
             let idempotency = idem_key.as_deref().map(|k| (k, body.as_str()));
             match self.save(&rec, before, &events, idempotency).await? {
                 CommitOutcome::Committed { .. } => {
                     metrics::metrics().action(metrics::kind_of(&req.act), "client");
                     house.record();
                     tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
-                    return Ok(body);
+                    return Ok(Acted::Applied(Box::new(view)));
                 }
-                CommitOutcome::Duplicate { response } => return Ok(response),
+                CommitOutcome::Duplicate { response } => {
+                    return Ok(Acted::Replayed(response));
+                }
                 CommitOutcome::Conflict { current_version } => {
                     if let Some(expected) = req.expected_version {
                         return Err(Error::VersionConflict {

@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use crate::store::MatchStore;
 
-pub use act::{Act, ActRequest};
+pub use act::{Act, ActRequest, Acted};
 pub use create::{CreateMatch, Created, SeatSpec, SeatToken};
 pub use error::Error;
 pub use events::EventView;
@@ -96,9 +96,17 @@ impl Service {
         }
     }
 
-    /// The store, for readiness checks.
-    pub fn store(&self) -> &Arc<dyn MatchStore> {
-        &self.store
+    /// Whether the store answers, for readiness checks.
+    ///
+    /// # Errors
+    /// `StoreUnavailable` when it does not.
+    pub async fn ready(&self) -> Result<(), Error> {
+        Ok(self.store.ping().await?)
+    }
+
+    /// The store's kind: `memory` or `redis`.
+    pub fn store_kind(&self) -> &'static str {
+        self.store.kind()
     }
 
     /// The limits in force.
