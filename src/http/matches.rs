@@ -10,11 +10,10 @@ use super::error::{ApiError, Problem};
 use super::extract::{
     Bearer, Guards, JsonBytes, expected_version, header_or_query_token, parse_body,
 };
+use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
-use crate::service::{
-    Act, ActRequest, Acted, CreateMatch, Created, Error, EventsPage, LegalMoves, MatchView, Service,
-};
+use crate::service::{Act, ActRequest, Acted, Error, Service};
 
 /// Guards any action body may carry.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -143,8 +142,8 @@ async fn act(
 #[post("/v1/matches")]
 pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateMatch = parse_body(&body)?;
-    let created = svc.create(req).await?;
-    Ok(HttpResponse::Created().json(created))
+    let created = svc.create(req.into()).await?;
+    Ok(HttpResponse::Created().json(Created::from(created)))
 }
 
 /// The match as the token's seat sees it (spectator view without a token).
@@ -355,10 +354,10 @@ pub async fn legal_moves(
     bearer: Bearer,
     q: Query<LegalQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(
-        svc.legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref())
-            .await?,
-    ))
+    let moves = svc
+        .legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref())
+        .await?;
+    Ok(HttpResponse::Ok().json(LegalMoves::from(moves)))
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
@@ -391,7 +390,7 @@ pub async fn events(
             limit,
         )
         .await?;
-    Ok(HttpResponse::Ok().json(page))
+    Ok(HttpResponse::Ok().json(EventsPage::from(page)))
 }
 
 /// The full record: every hand's deal, calls, tricks and score. A hand's

@@ -13,6 +13,7 @@ mod schema;
 mod spec_notes;
 mod stream;
 mod web_client;
+mod wire;
 
 use std::net::TcpListener;
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use super::error::{ApiError, Problem};
 use super::extract::{Bearer, header_or_query_token};
 use super::limit::Limiter;
 use super::open_limit::Slot;
+use super::wire::EventsPage;
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 
@@ -143,6 +144,7 @@ pub async fn stream_events(
             }
             Ok(p) if p.events.is_empty() => ": keep-alive\n\n".to_string(),
             Ok(p) => {
+                let p = EventsPage::from(p);
                 let mut out = String::new();
                 for e in &p.events {
                     let kind = e

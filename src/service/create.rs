@@ -1,8 +1,5 @@
 //! Creating a match: its seats, tokens and first house-bot moves.
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
-
 use super::clock::now_ms;
 use super::record::{MatchRecord, MatchView, OnTimeout, SeatKind, SeatRecord};
 use super::{Error, Service, driver, events, input, metrics, tokens};
@@ -10,58 +7,47 @@ use crate::bots;
 use crate::rules::{Match, Rules, Seat};
 
 /// A seat of a new match.
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SeatSpec {
-    /// `remote` (default: a client with a token) or `bot` (a house bot).
-    #[serde(default)]
+#[derive(Clone, Debug, Default)]
+pub struct NewSeat {
+    /// Remote (a client with a token) or a house bot.
     pub kind: SeatKind,
-    /// The house bot for a `bot` seat, and the stand-in on a timeout.
-    #[schema(example = "heuristic")]
+    /// The house bot for a bot seat, and the stand-in on a timeout
+    /// (default [`bots::DEFAULT`]).
     pub bot: Option<String>,
-    /// A display name: printable text (no control, bidi or zero-width
-    /// characters), at most 64 characters.
-    #[schema(example = "alice", max_length = 64)]
+    /// A display name: printable text, at most
+    /// [`Limits::max_name_len`](super::Limits) characters.
     pub name: Option<String>,
 }
 
-/// The body of `POST /v1/matches`. Every field is optional.
-#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateMatch {
-    /// The rule options (RULES.md); defaults as there.
-    #[serde(default)]
+/// What a new match is to be.
+#[derive(Clone, Debug, Default)]
+pub struct NewMatch {
+    /// The rule options.
     pub rules: Rules,
-    /// One entry per seat in seat order (4, or 3 for `abarrotada3`);
-    /// default: every seat remote.
-    pub seats: Option<Vec<SeatSpec>>,
-    /// A 256-bit seed as 64 hex digits, to replay a match; default: drawn
-    /// from the OS secure random source.
-    #[schema(example = json!(null))]
+    /// One entry per seat in seat order; default: every seat remote.
+    pub seats: Option<Vec<NewSeat>>,
+    /// A 256-bit seed as 64 hex digits; default: drawn from the OS secure
+    /// random source.
     pub seed: Option<String>,
     /// Deal every hand as soon as the previous one is scored.
-    #[serde(default)]
     pub auto_deal: bool,
-    /// A move clock: each seat has this long to act (100 to 86,400,000 ms).
-    #[schema(minimum = 100, maximum = 86_400_000)]
+    /// A move clock (100 to 86,400,000 ms).
     pub move_timeout_ms: Option<u64>,
-    /// On a timeout: `bot` (default, the seat's house bot acts) or
-    /// `forfeit` (the seat's side forfeits the hand).
-    #[serde(default)]
+    /// What happens when the clock runs out.
     pub on_timeout: OnTimeout,
 }
 
 /// A remote seat's secret token, shown once.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug)]
 pub struct SeatToken {
     /// The seat it acts for.
     pub seat: Seat,
-    /// Send as `Authorization: Bearer <token>`.
+    /// The token itself.
     pub token: String,
 }
 
-/// The answer to `POST /v1/matches`.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// A new match.
+#[derive(Clone, Debug)]
 pub struct Created {
     /// The new match's id.
     pub match_id: String,
@@ -76,12 +62,12 @@ impl Service {
     ///
     /// # Errors
     /// `InvalidRequest` for bad rules, seats or seed; `StoreUnavailable`.
-    pub async fn create(&self, req: CreateMatch) -> Result<Created, Error> {
+    pub async fn create(&self, req: NewMatch) -> Result<Created, Error> {
         req.rules
             .validate()
             .map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let n = req.rules.variant.table().seats as usize;
-        let specs = req.seats.unwrap_or_else(|| vec![SeatSpec::default(); n]);
+        let specs = req.seats.unwrap_or_else(|| vec![NewSeat::default(); n]);
         if specs.len() != n {
             return Err(Error::InvalidRequest(format!(
                 "this variant has {n} seats; `seats` lists {}",

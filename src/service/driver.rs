@@ -12,7 +12,7 @@
 //! over many requests plays exactly as it would in one.
 //!
 //! Steps of a match with a CPU-heavy bot ([`HEAVY_BOTS`]: milliseconds a
-//! decision) run on tokio's blocking pool, never on an actix worker, and at
+//! decision) run on tokio's blocking pool, never on an async worker, and at
 //! most [`Driver::new`]'s `threads` batches at once (hints have their own,
 //! smaller allowance): a request that cannot get a slot in time commits
 //! what it has and leaves the rest for later. Other bots decide in

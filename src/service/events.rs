@@ -1,8 +1,6 @@
 //! Events as stored (every detail) and as shown (redacted per viewer).
 
-use serde::Serialize;
 use serde_json::{Value, json};
-use utoipa::ToSchema;
 
 use super::Error;
 use crate::rules::view::redact_event;
@@ -30,7 +28,7 @@ pub fn bot_acted(seat: Seat, bot: &str, action: &Action, reason: &str) -> String
 }
 
 /// One event as a viewer sees it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug)]
 pub struct EventView {
     /// 1, 2, 3, … per match, never reused.
     pub seq: u64,
@@ -38,8 +36,6 @@ pub struct EventView {
     /// `trump_chosen`, `double_called`, `card_played`, `trick_won`,
     /// `hand_forfeited`, `hand_scored`, `match_over`, `bot_acted`), `seat`
     /// where one acted, and its details.
-    #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub body: Value,
 }
 

@@ -31,7 +31,7 @@ use std::sync::Arc;
 use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
-pub use create::{CreateMatch, Created, SeatSpec, SeatToken};
+pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
 pub use reads::{EventsPage, LegalMoves};

@@ -2,17 +2,14 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use super::clock::now_ms;
 use super::record::MatchView;
 use super::{Error, EventView, Service, events, input};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Seat};
 
-/// `GET …/legal-moves`.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// A seat's legal moves.
+#[derive(Clone, Debug)]
 pub struct LegalMoves {
     /// The match version these moves apply to.
     pub version: u64,
@@ -20,13 +17,12 @@ pub struct LegalMoves {
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
     pub actions: Vec<Action>,
-    /// With `?hint=<bot>`: the action that house bot would choose.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The action the requested house bot would choose, if one was asked.
     pub hint: Option<Action>,
 }
 
-/// `GET …/events`.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// A page of events.
+#[derive(Clone, Debug)]
 pub struct EventsPage {
     /// The events after the requested number, oldest first.
     pub events: Vec<EventView>,
