@@ -101,9 +101,7 @@ impl Service {
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            for e in &engine_events {
-                events.push(events::stored(e)?);
-            }
+            events.extend(engine_events.into_iter().map(events::StoredEvent::Engine));
             rec.version += 1;
             let now = now_ms();
             rec.deadline_ms = None;

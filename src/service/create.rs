@@ -130,7 +130,7 @@ impl Service {
         let state = rec.encode()?;
         if !self
             .store
-            .create(&rec.id, rec.version, &state, &events)
+            .create(&rec.id, rec.version, &state, &events::encode(&events)?)
             .await?
         {
             return Err(Error::Internal("match id collision".into()));

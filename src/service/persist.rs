@@ -1,6 +1,7 @@
 //! Loading a match record and saving it back with one compare-and-set.
 
 use super::clock::now_ms;
+use super::events::{self, StoredEvent};
 use super::record::MatchRecord;
 use super::{Error, Service, driver, tokens};
 use crate::rules::Seat;
@@ -61,15 +62,16 @@ impl Service {
         &self,
         rec: &MatchRecord,
         before: u64,
-        events: &[String],
+        events: &[StoredEvent],
         idempotency: Option<(&str, &str)>,
     ) -> Result<CommitOutcome, Error> {
         let state = rec.encode()?;
+        let events = events::encode(events)?;
         let commit = Commit {
             expected_version: before,
             new_version: rec.version,
             state: &state,
-            events,
+            events: &events,
             idempotency,
         };
         Ok(self.store.commit(&rec.id, commit).await?)
