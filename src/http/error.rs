@@ -65,54 +65,111 @@ impl Problem {
     }
 }
 
-impl From<&Error> for Problem {
-    fn from(e: &Error) -> Problem {
+/// Why a request was refused at the HTTP edge: a refusal of the service,
+/// or one the edge makes before the service is asked.
+#[derive(Clone, Debug)]
+pub enum ApiError {
+    /// The service refused.
+    Service(Error),
+    /// Too many requests; retry after this many seconds.
+    RateLimited {
+        /// Seconds until a retry may succeed.
+        retry_after: u64,
+        /// The limit that was hit.
+        detail: String,
+    },
+    /// The body is not JSON (by its `Content-Type`).
+    UnsupportedMediaType(String),
+    /// The client sent its request too slowly.
+    RequestTimeout(String),
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::Service(e) => e.fmt(f),
+            ApiError::RateLimited { detail, .. }
+            | ApiError::UnsupportedMediaType(detail)
+            | ApiError::RequestTimeout(detail) => f.write_str(detail),
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        ApiError::Service(e)
+    }
+}
+
+/// The HTTP status, stable code and title of a service refusal.
+fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
+    match e {
+        Error::InvalidRequest(_) => (400, "invalid_request", "Invalid request"),
+        Error::Unauthorized(_) => (401, "unauthorized", "Unauthorized"),
+        Error::Forbidden(_) => (403, "forbidden", "Forbidden"),
+        Error::MatchNotFound => (404, "match_not_found", "Match not found"),
+        Error::WrongPhase(_) => (409, "wrong_phase", "Wrong phase"),
+        Error::NotYourTurn(_) => (409, "not_your_turn", "Not your turn"),
+        Error::VersionConflict { .. } => (409, "version_conflict", "Version conflict"),
+        Error::IllegalMove(_) => (422, "illegal_move", "Illegal move"),
+        Error::StoreUnavailable => (503, "store_unavailable", "Store unavailable"),
+        Error::Busy(_) => (503, "busy", "Busy"),
+        Error::StoreFull => (507, "store_full", "Store full"),
+        Error::MatchTooLarge(_) => (507, "match_too_large", "Match too large"),
+        Error::Internal(_) => (500, "internal_error", "Internal error"),
+    }
+}
+
+impl ApiError {
+    /// The HTTP status, the stable code of API.md and a short title.
+    pub fn status_code_title(&self) -> (u16, &'static str, &'static str) {
+        match self {
+            ApiError::Service(e) => service_status(e),
+            ApiError::RateLimited { .. } => (429, "rate_limited", "Too many requests"),
+            ApiError::UnsupportedMediaType(_) => {
+                (415, "unsupported_media_type", "Unsupported media type")
+            }
+            ApiError::RequestTimeout(_) => (408, "request_timeout", "Request timeout"),
+        }
+    }
+}
+
+impl From<&ApiError> for Problem {
+    fn from(e: &ApiError) -> Problem {
         let detail = match e {
-            Error::Internal(msg) => {
+            ApiError::Service(Error::Internal(msg)) => {
                 tracing::error!(error = %msg, "internal error");
                 "the server failed; the failure was logged".to_string()
             }
             other => other.to_string(),
         };
-        let mut p = Problem::new(e.status(), e.code(), e.title(), detail);
+        let (status, code, title) = e.status_code_title();
+        let mut p = Problem::new(status, code, title, detail);
         match e {
-            Error::VersionConflict { current, .. } => p.current_version = Some(*current),
-            Error::RateLimited { retry_after, .. } => p.retry_after = Some(*retry_after),
+            ApiError::Service(Error::VersionConflict { current, .. }) => {
+                p.current_version = Some(*current)
+            }
+            ApiError::RateLimited { retry_after, .. } => p.retry_after = Some(*retry_after),
             _ => {}
         }
         p
     }
 }
 
-/// The service error as an actix response.
-#[derive(Debug)]
-pub struct ApiError(pub Error);
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl From<Error> for ApiError {
-    fn from(e: Error) -> ApiError {
-        ApiError(e)
-    }
-}
-
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        StatusCode::from_u16(self.0.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+        StatusCode::from_u16(self.status_code_title().0)
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     fn error_response(&self) -> HttpResponse {
-        Problem::from(&self.0).response()
+        Problem::from(self).response()
     }
 }
 
 /// Turns an extractor's error into an `invalid_request` problem.
 pub fn invalid(detail: impl std::fmt::Display) -> actix_web::Error {
-    ApiError(Error::InvalidRequest(detail.to_string())).into()
+    ApiError::from(Error::InvalidRequest(detail.to_string())).into()
 }
 
 /// Rewrites any error response that is not already problem+json (unknown

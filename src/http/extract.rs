@@ -35,7 +35,7 @@ impl FromRequest for Bearer {
         ready(match bearer_token(req.headers()) {
             None => Ok(Bearer(None)),
             Some(Some(t)) => Ok(Bearer(Some(t.to_string()))),
-            Some(None) => Err(ApiError(Error::Unauthorized(
+            Some(None) => Err(ApiError::from(Error::Unauthorized(
                 "the Authorization header must be `Bearer <seat token>`".into(),
             ))),
         })
@@ -71,13 +71,13 @@ pub fn header_or_query_token(
     query: Option<&str>,
 ) -> Result<Option<String>, ApiError> {
     match (bearer.0, query) {
-        (Some(_), Some(_)) => Err(ApiError(Error::InvalidRequest(
+        (Some(_), Some(_)) => Err(ApiError::from(Error::InvalidRequest(
             "send the seat token either as `Authorization: Bearer` or as `access_token`, not both"
                 .into(),
         ))),
         (t, None) => Ok(t),
         (None, Some(q)) if !q.is_empty() && q.len() <= 256 => Ok(Some(q.to_string())),
-        (None, Some(_)) => Err(ApiError(Error::Unauthorized(
+        (None, Some(_)) => Err(ApiError::from(Error::Unauthorized(
             "access_token must be a seat token".into(),
         ))),
     }
@@ -190,7 +190,7 @@ impl FromRequest for Guards {
                 idempotency_key: None,
             }));
         }
-        ready(guards(req).map_err(ApiError))
+        ready(guards(req).map_err(ApiError::from))
     }
 }
 
@@ -253,11 +253,11 @@ fn is_json(req: &HttpRequest) -> bool {
 
 /// An error answer that also closes the connection (the rest of the body
 /// may still be on its way).
-fn closing(e: Error) -> actix_web::Error {
-    let mut res: HttpResponse = ApiError(e.clone()).error_response();
+fn closing(e: ApiError) -> actix_web::Error {
+    let mut res: HttpResponse = e.error_response();
     res.head_mut()
         .set_connection_type(actix_web::http::ConnectionType::Close);
-    actix_web::error::InternalError::from_response(ApiError(e), res).into()
+    actix_web::error::InternalError::from_response(e, res).into()
 }
 
 impl FromRequest for JsonBytes {
@@ -298,14 +298,14 @@ impl FromRequest for JsonBytes {
                 Ok(body) => body?,
                 Err(_) => {
                     crate::service::metrics::metrics().limit_hit("body_timeout");
-                    return Err(closing(Error::RequestTimeout(format!(
+                    return Err(closing(ApiError::RequestTimeout(format!(
                         "the request body did not arrive within {} ms",
                         timeout.as_millis()
                     ))));
                 }
             };
             if !json && !body.iter().all(u8::is_ascii_whitespace) {
-                return Err(ApiError(Error::UnsupportedMediaType(
+                return Err((ApiError::UnsupportedMediaType(
                     "send the body as JSON, with `Content-Type: application/json`".into(),
                 ))
                 .into());

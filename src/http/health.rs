@@ -23,7 +23,7 @@ pub struct Health {
 pub async fn healthz(svc: Data<Service>) -> HttpResponse {
     HttpResponse::Ok().json(Health {
         status: "ok",
-        store: svc.store().kind(),
+        store: svc.store_kind(),
     })
 }
 
@@ -37,12 +37,9 @@ pub async fn healthz(svc: Data<Service>) -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(svc: Data<Service>) -> Result<HttpResponse, ApiError> {
-    svc.store()
-        .ping()
-        .await
-        .map_err(crate::service::Error::from)?;
+    svc.ready().await?;
     Ok(HttpResponse::Ok().json(Health {
         status: "ready",
-        store: svc.store().kind(),
+        store: svc.store_kind(),
     }))
 }

@@ -17,10 +17,9 @@ use actix_web::middleware::Next;
 use actix_web::web::Data;
 
 use super::client_addr;
-use super::error::Problem;
+use super::error::{ApiError, Problem};
 use super::extract::bearer_token;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
-use crate::service::Error;
 use crate::service::metrics::metrics;
 
 /// Most log lines a second about refused requests.
@@ -137,14 +136,14 @@ impl Limiter {
     ///
     /// # Errors
     /// `RateLimited` when the address has as many streams open as allowed.
-    pub fn open_stream(&self, req: &actix_web::HttpRequest) -> Result<Slot, Error> {
+    pub fn open_stream(&self, req: &actix_web::HttpRequest) -> Result<Slot, ApiError> {
         let ip = self.client_ip(req);
         self.streams
             .try_open(&ip, self.limits.streams_per_ip)
             .ok_or_else(|| {
                 metrics().limit_hit("streams_per_ip");
                 self.log_refusal("streams", &ip);
-                Error::RateLimited {
+                ApiError::RateLimited {
                     retry_after: 15,
                     detail: format!(
                         "limit: {} open event streams per client address",
@@ -209,13 +208,13 @@ impl Limiter {
         }
     }
 
-    fn check(&self, req: &ServiceRequest) -> Result<(), Error> {
+    fn check(&self, req: &ServiceRequest) -> Result<(), ApiError> {
         let l = &self.limits;
         if l.trusted_proxies == 0 && matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
             metrics().limit_hit("connections_per_ip");
             let ip = self.client_ip(req.request());
             self.log_refusal("connections", &ip);
-            return Err(Error::RateLimited {
+            return Err(ApiError::RateLimited {
                 retry_after: 1,
                 detail: format!(
                     "limit: {} open connections per client address",
@@ -274,7 +273,7 @@ impl Limiter {
                 .map_err(|retry_after| {
                     metrics().rate_limited.with_label_values(&[label]).inc();
                     self.log_refusal(label, &ip);
-                    Error::RateLimited {
+                    ApiError::RateLimited {
                         retry_after,
                         detail: format!("limit: {rate} {what}"),
                     }

@@ -80,7 +80,7 @@ pub async fn metrics_text(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     {
         let given = bearer_token(req.headers()).flatten().unwrap_or("");
         if !bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
-            return Err(ApiError(Error::Unauthorized(
+            return Err(ApiError::from(Error::Unauthorized(
                 "send the metrics token as `Authorization: Bearer <token>`".into(),
             )));
         }

@@ -1,5 +1,6 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
+mod actions;
 mod client_addr;
 mod common_errors;
 pub mod error;
@@ -13,6 +14,7 @@ mod schema;
 mod spec_notes;
 mod stream;
 mod web_client;
+mod wire;
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -74,12 +76,12 @@ impl Modify for SeatTokenScheme {
 fn routes(cfg: &mut ServiceConfig) {
     cfg.service(matches::create_match)
         .service(matches::get_match)
-        .service(matches::deal)
-        .service(matches::trump)
-        .service(matches::double)
-        .service(matches::play)
-        .service(matches::post_action)
-        .service(matches::resign)
+        .service(actions::deal)
+        .service(actions::trump)
+        .service(actions::double)
+        .service(actions::play)
+        .service(actions::post_action)
+        .service(actions::resign)
         .service(matches::legal_moves)
         .service(matches::events)
         .service(stream::stream_events)

@@ -12,6 +12,7 @@ use super::error::{ApiError, Problem};
 use super::extract::{Bearer, header_or_query_token};
 use super::limit::Limiter;
 use super::open_limit::Slot;
+use super::wire::EventsPage;
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 
@@ -91,7 +92,7 @@ pub async fn stream_events(
                 .ok()
                 .and_then(|s| s.trim().parse::<u64>().ok())
                 .ok_or_else(|| {
-                    ApiError(Error::InvalidRequest(
+                    ApiError::from(Error::InvalidRequest(
                         "Last-Event-ID must be an event number".into(),
                     ))
                 })?,
@@ -101,7 +102,7 @@ pub async fn stream_events(
     let token = header_or_query_token(bearer, q.access_token.as_deref())?;
     let slot = match req.app_data::<Data<Limiter>>() {
         Some(limiter) => limiter.open_stream(&req)?,
-        None => return Err(ApiError(Error::Internal("no limiter".into()))),
+        None => return Err(ApiError::from(Error::Internal("no limiter".into()))),
     };
     // Check the match and the token before the stream starts (one read).
     let phase = svc.view(&id, token.as_deref()).await?.game.phase;
@@ -138,11 +139,12 @@ pub async fn stream_events(
                 c.done = true;
                 format!(
                     "event: error\ndata: {}\n\n",
-                    serde_json::to_string(&Problem::from(&e)).unwrap_or_default()
+                    serde_json::to_string(&Problem::from(&ApiError::from(e))).unwrap_or_default()
                 )
             }
             Ok(p) if p.events.is_empty() => ": keep-alive\n\n".to_string(),
             Ok(p) => {
+                let p = EventsPage::from(p);
                 let mut out = String::new();
                 for e in &p.events {
                     let kind = e

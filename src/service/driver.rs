@@ -12,7 +12,7 @@
 //! over many requests plays exactly as it would in one.
 //!
 //! Steps of a match with a CPU-heavy bot ([`HEAVY_BOTS`]: milliseconds a
-//! decision) run on the low-priority [`BotPool`], never on an actix worker, and at
+//! decision) run on the low-priority [`BotPool`], never on an async worker, and at
 //! most [`Driver::new`]'s `threads` batches at once (hints have their own,
 //! smaller allowance): a request that cannot get a slot in time commits
 //! what it has and leaves the rest for later. Other bots decide in
@@ -53,7 +53,7 @@ pub struct Advanced {
     /// The match after the steps.
     pub rec: MatchRecord,
     /// The events to append (the caller's first).
-    pub events: Vec<String>,
+    pub events: Vec<events::StoredEvent>,
     /// The moves made, to count once committed.
     pub applied: metrics::Applied,
 }
@@ -88,7 +88,7 @@ impl Driver {
     pub async fn advance(
         &self,
         mut rec: MatchRecord,
-        mut events: Vec<String>,
+        mut events: Vec<events::StoredEvent>,
         now: u64,
     ) -> Result<Advanced, Error> {
         let heavy = rec
@@ -206,7 +206,7 @@ pub fn has_work(rec: &MatchRecord, now: u64, max_hands: u32) -> bool {
 /// deadline of the seat to act. Returns the moves it made.
 fn advance(
     rec: &mut MatchRecord,
-    events: &mut Vec<String>,
+    events: &mut Vec<events::StoredEvent>,
     now: u64,
     max_steps: usize,
     max_hands: u32,
@@ -235,9 +235,7 @@ fn advance(
         rec.game
             .perform(act.by(seat), &mut engine_events)
             .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
-        for e in &engine_events {
-            events.push(events::stored(e)?);
-        }
+        events.extend(engine_events.drain(..).map(events::StoredEvent::Engine));
         rec.version += 1;
         rec.deadline_ms = None;
     }

@@ -1,7 +1,27 @@
-//! Checks on free text clients store in a match (seat names), which other
-//! clients will display.
+//! Checks on what clients send: seeds, bot names, and the free text they
+//! store in a match (seat names), which other clients will display.
 
 use super::Error;
+use crate::bots;
+
+/// Parses a 64-hex-digit seed.
+pub fn parse_seed(s: &str) -> Result<[u8; 32], Error> {
+    let mut seed = [0u8; 32];
+    hex::decode_to_slice(s, &mut seed).map_err(|_| {
+        Error::InvalidRequest("seed must be 64 hexadecimal digits (256 bits)".into())
+    })?;
+    Ok(seed)
+}
+
+/// The house bot called `name`, or the error naming the ones there are.
+pub fn house_bot(name: &str) -> Result<&'static dyn bots::Bot, Error> {
+    bots::by_name(name).ok_or_else(|| {
+        Error::InvalidRequest(format!(
+            "unknown bot {name:?}; house bots: {}",
+            bots::NAMES.join(", ")
+        ))
+    })
+}
 
 /// Whether `c` may appear in a display name: printable, and neither a
 /// control character nor one that reorders or hides text (bidi controls,
@@ -37,6 +57,19 @@ pub fn check_name(name: &str, max_len: usize) -> Result<(), Error> {
         )));
     }
     Ok(())
+}
+
+/// Checks a move clock: between 100 ms and a day.
+///
+/// # Errors
+/// `InvalidRequest` out of range.
+pub fn check_move_timeout(ms: Option<u64>) -> Result<(), Error> {
+    match ms {
+        Some(ms) if !(100..=86_400_000).contains(&ms) => Err(Error::InvalidRequest(
+            "move_timeout_ms must be between 100 and 86400000".into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

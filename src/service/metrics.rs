@@ -57,7 +57,7 @@ pub struct Metrics {
     pub rate_limited: IntCounterVec,
     /// Other limits reached, by `limit` (`store_full`, `match_too_large`,
     /// `streams_per_ip`, `connections_per_ip`, `body_timeout`,
-    /// `bot_pool_busy`, `hint_pool_busy`).
+    /// `bot_pool_busy`, `hint_pool_busy`, `commit_races_lost`).
     pub limits_hit: IntCounterVec,
 }
 
@@ -152,7 +152,7 @@ impl Metrics {
             limits_hit: counter_vec(
                 &r,
                 "botifarra_limits_hit_total",
-                "Other limits reached, by limit (store_full, match_too_large, streams_per_ip, connections_per_ip, body_timeout, bot_pool_busy, hint_pool_busy).",
+                "Other limits reached, by limit (store_full, match_too_large, streams_per_ip, connections_per_ip, body_timeout, bot_pool_busy, hint_pool_busy, commit_races_lost).",
                 &["limit"],
             ),
             registry: r,

@@ -1,13 +1,12 @@
 //! What the service stores per match, and the per-seat view it serves.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 use crate::rules::view::GameView;
 use crate::rules::{Match, Seat, Side};
 
 /// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
     /// A client holding the seat's token.
@@ -55,7 +54,7 @@ pub struct MatchRecord {
 }
 
 /// What the server does when a seat's move clock runs out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnTimeout {
     /// The seat's house bot acts for it (the default).
@@ -66,7 +65,7 @@ pub enum OnTimeout {
 }
 
 /// A seat as every viewer sees it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct SeatInfo {
     /// The seat number.
     pub seat: Seat,
@@ -81,7 +80,7 @@ pub struct SeatInfo {
 }
 
 /// A match as one seat (or a spectator) sees it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize)]
 pub struct MatchView {
     /// The match id.
     pub match_id: String,
@@ -98,6 +97,14 @@ pub struct MatchView {
 }
 
 impl MatchRecord {
+    /// The record serialized for the store.
+    ///
+    /// # Errors
+    /// `Internal` if it does not serialize.
+    pub fn encode(&self) -> Result<String, super::Error> {
+        Ok(serde_json::to_string(self)?)
+    }
+
     /// The view of `viewer` (a seat, or `None` for a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> MatchView {
         let table = self.game.table();

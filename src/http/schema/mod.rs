@@ -107,7 +107,7 @@ macro_rules! lend {
         )*
     };
 }
-use lend;
+pub(super) use lend;
 
 mod types;
 mod views;

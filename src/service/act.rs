@@ -1,0 +1,152 @@
+//! Acting for a seat: the compare-and-set retry loop and idempotent retries.
+
+use super::clock::now_ms;
+use super::record::MatchView;
+use super::{Error, Service, driver, events, metrics};
+use crate::rules::{Action, Move, Seat};
+use crate::store::CommitOutcome;
+
+/// How many times an action is retried when another write wins the race.
+const COMMIT_ATTEMPTS: usize = 8;
+
+/// What a seat asks to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// A game action.
+    Action(Action),
+    /// Forfeit the hand for the caller's side.
+    Resign,
+}
+
+impl Act {
+    /// This act made by `seat`, as the engine's move log writes it.
+    pub fn by(self, seat: Seat) -> Move {
+        match self {
+            Act::Action(a) => Move::Act(seat, a),
+            Act::Resign => Move::Resign(seat),
+        }
+    }
+}
+
+/// What an action answers.
+#[derive(Clone, Debug)]
+pub enum Acted {
+    /// The action was applied: the caller's new view.
+    Applied(Box<MatchView>),
+    /// A retry with the seat's latest idempotency key: the first answer,
+    /// as the store remembered it (the serialized view, sent again
+    /// unchanged so that a retry gets exactly the first answer's bytes).
+    Replayed(String),
+}
+
+/// An action request with its optional guards.
+#[derive(Clone, Debug)]
+pub struct ActRequest {
+    /// What to do.
+    pub act: Act,
+    /// The seat the client believes it holds; must match the token's.
+    pub seat: Option<Seat>,
+    /// Act only if the match is still at this version.
+    pub expected_version: Option<u64>,
+    /// A retry of the seat's latest action with the same key gets the first
+    /// answer; only the seat's latest key is remembered.
+    pub idempotency_key: Option<String>,
+}
+
+impl Service {
+    /// Applies a seat's action and returns its new view (or, for a retry,
+    /// the first answer).
+    ///
+    /// # Errors
+    /// Every rule and guard failure of the API; nothing changes on error.
+    pub async fn act(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        req: ActRequest,
+    ) -> Result<Acted, Error> {
+        for _ in 0..COMMIT_ATTEMPTS {
+            let mut rec = self.load_current(id).await?;
+            let seat = Self::require_seat(&rec, token)?;
+            if let Some(claimed) = req.seat
+                && claimed != seat
+            {
+                return Err(Error::Forbidden(format!(
+                    "this token acts for seat {seat}, not seat {claimed}"
+                )));
+            }
+            let idem_key = req
+                .idempotency_key
+                .as_ref()
+                .map(|k| format!("seat{seat}:{k}"));
+            if let Some(key) = &idem_key
+                && let Some(resp) = self.store.idempotent_response(id, key).await?
+            {
+                return Ok(Acted::Replayed(resp));
+            }
+            if let Some(expected) = req.expected_version
+                && expected != rec.version
+            {
+                return Err(Error::VersionConflict {
+                    expected,
+                    current: rec.version,
+                });
+            }
+            if req.act == Act::Action(Action::Deal)
+                && driver::deal_refused(&rec, self.limits.max_hands_per_match)
+            {
+                return Err(self.too_large());
+            }
+            let before = rec.version;
+            let mut events = Vec::new();
+            let mut engine_events = Vec::new();
+            rec.game.perform(req.act.by(seat), &mut engine_events)?;
+            events.extend(engine_events.into_iter().map(events::StoredEvent::Engine));
+            rec.version += 1;
+            let now = now_ms();
+            rec.deadline_ms = None;
+            let driver::Advanced {
+                rec,
+                events,
+                applied: house,
+            } = self.driver.advance(rec, events, now).await?;
+            let view = rec.view(Some(seat));
+            let body = serde_json::to_string(&view)?;
+            let idempotency = idem_key.as_deref().map(|k| (k, body.as_str()));
+            match self.save(&rec, before, &events, idempotency).await? {
+                CommitOutcome::Committed { .. } => {
+                    metrics::metrics().action(metrics::kind_of(&req.act), "client");
+                    house.record();
+                    tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
+                    return Ok(Acted::Applied(Box::new(view)));
+                }
+                CommitOutcome::Duplicate { response } => {
+                    return Ok(Acted::Replayed(response));
+                }
+                CommitOutcome::Conflict { current_version } => {
+                    if let Some(expected) = req.expected_version {
+                        return Err(Error::VersionConflict {
+                            expected,
+                            current: current_version,
+                        });
+                    }
+                }
+            }
+        }
+        // Without a version guard the client asked for no particular state:
+        // losing every race is a busy match, not a version conflict.
+        metrics::metrics().limit_hit("commit_races_lost");
+        Err(Error::Busy(format!(
+            "the match changed under {COMMIT_ATTEMPTS} attempts in a row; nothing was done, retry"
+        )))
+    }
+
+    /// The refusal of a deal past the hand cap.
+    fn too_large(&self) -> Error {
+        metrics::metrics().limit_hit("match_too_large");
+        Error::MatchTooLarge(format!(
+            "a match deals at most {} hands; this one can still be read but not dealt again",
+            self.limits.max_hands_per_match
+        ))
+    }
+}

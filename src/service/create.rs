@@ -1,0 +1,147 @@
+//! Creating a match: its seats, tokens and first house-bot moves.
+
+use super::clock::now_ms;
+use super::record::{MatchRecord, MatchView, OnTimeout, SeatKind, SeatRecord};
+use super::{Error, Service, driver, events, input, metrics, tokens};
+use crate::bots;
+use crate::rules::{Match, Rules, Seat};
+
+/// A seat of a new match.
+#[derive(Clone, Debug, Default)]
+pub struct NewSeat {
+    /// Remote (a client with a token) or a house bot.
+    pub kind: SeatKind,
+    /// The house bot for a bot seat, and the stand-in on a timeout
+    /// (default [`bots::DEFAULT`]).
+    pub bot: Option<String>,
+    /// A display name: printable text, at most
+    /// [`Limits::max_name_len`](super::Limits) characters.
+    pub name: Option<String>,
+}
+
+/// What a new match is to be.
+#[derive(Clone, Debug, Default)]
+pub struct NewMatch {
+    /// The rule options.
+    pub rules: Rules,
+    /// One entry per seat in seat order; default: every seat remote.
+    pub seats: Option<Vec<NewSeat>>,
+    /// A 256-bit seed as 64 hex digits; default: drawn from the OS secure
+    /// random source.
+    pub seed: Option<String>,
+    /// Deal every hand as soon as the previous one is scored.
+    pub auto_deal: bool,
+    /// A move clock (100 to 86,400,000 ms).
+    pub move_timeout_ms: Option<u64>,
+    /// What happens when the clock runs out.
+    pub on_timeout: OnTimeout,
+}
+
+/// A remote seat's secret token, shown once.
+#[derive(Clone, Debug)]
+pub struct SeatToken {
+    /// The seat it acts for.
+    pub seat: Seat,
+    /// The token itself.
+    pub token: String,
+}
+
+/// A new match.
+#[derive(Clone, Debug)]
+pub struct Created {
+    /// The new match's id.
+    pub match_id: String,
+    /// One token per remote seat.
+    pub tokens: Vec<SeatToken>,
+    /// The spectator view of the new match.
+    pub view: MatchView,
+}
+
+impl Service {
+    /// Creates a match.
+    ///
+    /// # Errors
+    /// `InvalidRequest` for bad rules, seats or seed; `StoreUnavailable`.
+    pub async fn create(&self, req: NewMatch) -> Result<Created, Error> {
+        req.rules
+            .validate()
+            .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+        let n = req.rules.variant.table().seats as usize;
+        let specs = req.seats.unwrap_or_else(|| vec![NewSeat::default(); n]);
+        if specs.len() != n {
+            return Err(Error::InvalidRequest(format!(
+                "this variant has {n} seats; `seats` lists {}",
+                specs.len()
+            )));
+        }
+        let seed = match &req.seed {
+            Some(hex_seed) => input::parse_seed(hex_seed)?,
+            None => tokens::os_random::<32>()?,
+        };
+        input::check_move_timeout(req.move_timeout_ms)?;
+        let mut seats = Vec::with_capacity(n);
+        let mut seat_tokens = Vec::new();
+        for (i, spec) in specs.into_iter().enumerate() {
+            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
+            input::house_bot(&bot)?;
+            if let Some(name) = &spec.name {
+                input::check_name(name, self.limits.max_name_len)?;
+            }
+            let token_sha256 = match spec.kind {
+                SeatKind::Remote => {
+                    let (token, hash) = tokens::new_token()?;
+                    seat_tokens.push(SeatToken {
+                        seat: i as Seat,
+                        token,
+                    });
+                    Some(hash)
+                }
+                SeatKind::Bot => None,
+            };
+            seats.push(SeatRecord {
+                kind: spec.kind,
+                bot,
+                name: spec.name,
+                token_sha256,
+            });
+        }
+        let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
+        let now = now_ms();
+        let rec = MatchRecord {
+            id: tokens::new_match_id()?,
+            version: 0,
+            game,
+            seats,
+            auto_deal: req.auto_deal,
+            move_timeout_ms: req.move_timeout_ms,
+            on_timeout: req.on_timeout,
+            deadline_ms: None,
+            created_ms: now,
+        };
+        let events = vec![events::match_created(
+            rec.game.dealer,
+            rec.game.first_dealer_card,
+        )];
+        let driver::Advanced {
+            rec,
+            events,
+            applied: house,
+        } = self.driver.advance(rec, events, now).await?;
+        let state = rec.encode()?;
+        if !self
+            .store
+            .create(&rec.id, rec.version, &state, &events::encode(&events)?)
+            .await?
+        {
+            return Err(Error::Internal("match id collision".into()));
+        }
+        metrics::metrics().matches_created.inc();
+        house.record();
+        tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
+        Ok(Created {
+            match_id: rec.id.clone(),
+            tokens: seat_tokens,
+            view: rec.view(None),
+        })
+    }
+}
