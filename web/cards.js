@@ -4,7 +4,7 @@ import { t } from './i18n.js';
 
 /** Suits in the order a hand is shown. */
 export const SUITS = ['O', 'C', 'E', 'B'];
-/** Ranks from strongest to weakest inside a suit (RULES.md section 1). */
+/** Ranks from strongest to weakest inside a suit (docs/rules.md section 1). */
 const STRENGTH = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
 
 /** `{rank, suit}` of a card code. */

@@ -175,7 +175,7 @@ struct Revealed {
 /// winning a trick led in `seen.led`.
 ///
 /// - Not following the led suit reveals a void in it.
-/// - An opponent of the winner who did not beat could not beat (RULES.md 4):
+/// - An opponent of the winner who did not beat could not beat (docs/rules.md 4):
 ///   following, they hold no card of the suit that beats `w`; void, no trump
 ///   that beats it.
 /// - With `must_trump`, a void player who did not trump holds no trump.

@@ -232,7 +232,7 @@ action_doc!(
     "Post any action exactly as listed in `legal_actions`."
 );
 
-/// Resign: the caller's side forfeits the hand in progress (RULES.md 5).
+/// Resign: the caller's side forfeits the hand in progress (docs/rules.md 5).
 ///
 /// The other side records 36 × the multiplier in force. Never listed in
 /// `legal_actions`. The body may carry the guards.

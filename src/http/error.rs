@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::service::Error;
 
-/// An RFC 9457 problem document with the stable `code` of API.md.
+/// An RFC 9457 problem document with the stable `code` of docs/api.md.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Problem {
     /// A URI naming the problem kind (`urn:botifarra:problem:<code>`).
@@ -121,7 +121,7 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
 }
 
 impl ApiError {
-    /// The HTTP status, the stable code of API.md and a short title.
+    /// The HTTP status, the stable code of docs/api.md and a short title.
     pub fn status_code_title(&self) -> (u16, &'static str, &'static str) {
         match self {
             ApiError::Service(e) => service_status(e),

@@ -39,7 +39,7 @@ pub struct LegalQuery {
 
 /// Create a match.
 ///
-/// Rules default to RULES.md; seats default to four remote seats. The answer
+/// Rules default to docs/rules.md; seats default to four remote seats. The answer
 /// holds one secret token per remote seat — shown only here.
 #[utoipa::path(
     tag = "matches",

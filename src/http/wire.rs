@@ -90,7 +90,7 @@ pub struct SeatSpec {
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateMatch {
-    /// The rule options (RULES.md); defaults as there.
+    /// The rule options (docs/rules.md); defaults as there.
     #[serde(default)]
     pub rules: Rules,
     /// One entry per seat in seat order (4, or 3 for `abarrotada3`);

@@ -1,4 +1,4 @@
-//! Cards, suits, ranks and card sets (RULES.md section 1).
+//! Cards, suits, ranks and card sets (docs/rules.md section 1).
 //!
 //! A card is a number 0..48: `suit * 12 + strength`, where strength 0 is the
 //! lowest card of the suit (the 2) and 11 the highest (the 9, manilla). With

@@ -1,4 +1,4 @@
-//! Trump declarations and doubles (RULES.md sections 3.3, 3.4 and 10).
+//! Trump declarations and doubles (docs/rules.md sections 3.3, 3.4 and 10).
 
 use std::fmt;
 

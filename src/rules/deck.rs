@@ -1,4 +1,4 @@
-//! Reproducible shuffling, cutting and dealing (RULES.md sections 3.1, 3.2, 8, 9).
+//! Reproducible shuffling, cutting and dealing (docs/rules.md sections 3.1, 3.2, 8, 9).
 //!
 //! Every random choice of a hand comes from ChaCha20 keyed with the 256-bit
 //! match seed, with the hand number as the 64-bit stream id (stream 0 is the

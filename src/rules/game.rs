@@ -315,7 +315,7 @@ impl Match {
         Ok(())
     }
 
-    /// `seat`'s side forfeits the hand in progress (RULES.md section 5).
+    /// `seat`'s side forfeits the hand in progress (docs/rules.md section 5).
     ///
     /// # Errors
     /// [`RuleError::WrongPhase`] when no hand is in progress.

@@ -1,4 +1,4 @@
-//! Which cards may be played (RULES.md section 4, 4.1, 4.2 and 10).
+//! Which cards may be played (docs/rules.md section 4, 4.1, 4.2 and 10).
 //!
 //! The legal set is computed in three narrowing stages over bit masks:
 //! follow suit; beat the opponents (or trump, with `must_trump`); and the
@@ -51,7 +51,7 @@ pub fn beating(w: Card, trump: Option<Suit>) -> CardSet {
     CardSet(w.higher_in_suit().0 | (trumps & !w.suit_mask().0))
 }
 
-/// Whether `c` beats `w` (RULES.md section 4).
+/// Whether `c` beats `w` (docs/rules.md section 4).
 #[inline]
 pub fn beats(c: Card, w: Card, trump: Option<Suit>) -> bool {
     beating(w, trump).contains(c)

@@ -29,7 +29,7 @@ pub enum RuleError {
     /// The card is not in the player's hand.
     #[error("{0} is not in your hand")]
     NotInHand(Card),
-    /// A card of the suit led is held and must be played (RULES.md 4).
+    /// A card of the suit led is held and must be played (docs/rules.md 4).
     #[error("must follow suit {0}")]
     MustFollowSuit(Suit),
     /// An opponent is winning and a card of the suit led beats its card.

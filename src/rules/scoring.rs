@@ -1,4 +1,4 @@
-//! Scoring a hand and deciding the match (RULES.md sections 5, 6, 7, 10).
+//! Scoring a hand and deciding the match (docs/rules.md sections 5, 6, 7, 10).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -1,4 +1,4 @@
-//! Seats in playing order and the sides that score (RULES.md section 2).
+//! Seats in playing order and the sides that score (docs/rules.md section 2).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! The rule options a table chooses (RULES.md sections 3–10).
+//! The rule options a table chooses (docs/rules.md sections 3–10).
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -62,7 +62,7 @@ impl Variant {
     }
 }
 
-/// How doubles multiply a hand (RULES.md section 6).
+/// How doubles multiply a hand (docs/rules.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Doubling {
@@ -83,7 +83,7 @@ impl Doubling {
     }
 }
 
-/// How the deck is prepared between hands (RULES.md section 8).
+/// How the deck is prepared between hands (docs/rules.md section 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ShuffleMode {
@@ -142,7 +142,7 @@ pub(crate) fn word_or_seat<'de, D: Deserializer<'de>>(
     }
 }
 
-/// The options of a match. Every field has the default of RULES.md.
+/// The options of a match. Every field has the default of docs/rules.md.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
@@ -157,9 +157,9 @@ pub struct Rules {
     pub doubling: Doubling,
     /// Allow Sant Vicenç when the trump is botifarra (pairs game; default false).
     pub sant_vicenc_with_botifarra: bool,
-    /// "Modalitat obligada" (RULES.md 4.1; pairs game only; default false).
+    /// "Modalitat obligada" (docs/rules.md 4.1; pairs game only; default false).
     pub forced: bool,
-    /// A player void in the suit led must trump (RULES.md 4.2; default false).
+    /// A player void in the suit led must trump (docs/rules.md 4.2; default false).
     pub must_trump: bool,
     /// `full` (default) or `stack_and_cut`.
     pub shuffle: ShuffleMode,

@@ -1,4 +1,4 @@
-//! Every error code of API.md from a real request, always problem+json, and
+//! Every error code of docs/api.md from a real request, always problem+json, and
 //! nothing changed by a refused request.
 
 use reqwest::{Method, StatusCode};

@@ -1,5 +1,5 @@
 //! Property tests over random seeds, random rule options and random legal
-//! play of complete matches (OpenSpiel's RandomSimTest, with RULES.md as the
+//! play of complete matches (OpenSpiel's RandomSimTest, with docs/rules.md as the
 //! oracle): at every turn the legal set is non-empty, agrees with an
 //! independent reading of the rules, every listed action is accepted and
 //! every other one refused with a reason and no change; every hand is worth

@@ -78,7 +78,7 @@ fn check_secrecy(m: &Match, events: &[Event]) {
             }
             None => assert!(v.hand.is_none()),
         }
-        // The card turned to draw the first dealer is public (RULES.md 3.1)
+        // The card turned to draw the first dealer is public (docs/rules.md 3.1)
         // and may well be dealt to someone.
         assert_eq!(v.first_dealer_card, m.first_dealer_card);
         let mut v = v;

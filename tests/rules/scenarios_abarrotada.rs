@@ -1,4 +1,4 @@
-//! RULES.md section 10, choosing trump and doubling in the individual
+//! docs/rules.md section 10, choosing trump and doubling in the individual
 //! variants: delegation to the left, Estevet, and who may double.
 
 use botifarra::rules::{Call, CallRecord, Event, Match, Phase, RuleError, Variant};

@@ -1,4 +1,4 @@
-//! RULES.md section 10, playing and scoring the individual variants: no
+//! docs/rules.md section 10, playing and scoring the individual variants: no
 //! partners, the 36-card deck, thresholds 18 and 24, forfeit shares,
 //! per-seat totals.
 

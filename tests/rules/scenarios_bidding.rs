@@ -1,4 +1,4 @@
-//! RULES.md section 3: choosing trump, the doubling rounds, who leads, who
+//! docs/rules.md section 3: choosing trump, the doubling rounds, who leads, who
 //! deals next, and the first dealer.
 
 use botifarra::rules::{

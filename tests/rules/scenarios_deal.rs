@@ -1,4 +1,4 @@
-//! RULES.md sections 1, 8 and 9: card codes, every hand worth 72, dealing
+//! docs/rules.md sections 1, 8 and 9: card codes, every hand worth 72, dealing
 //! without shuffling, and reproducible, verifiable deals.
 
 use botifarra::rules::deck::HandRng;

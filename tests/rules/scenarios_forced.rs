@@ -1,4 +1,4 @@
-//! RULES.md 4.1 (forced mode, every cell of the table) and 4.2 (must-trump).
+//! docs/rules.md 4.1 (forced mode, every cell of the table) and 4.2 (must-trump).
 
 use botifarra::rules::{Match, RuleError, Rules, RulesError, Suit, Variant};
 

@@ -1,4 +1,4 @@
-//! RULES.md section 4 (the default "lliure" play rules), the trick winner,
+//! docs/rules.md section 4 (the default "lliure" play rules), the trick winner,
 //! and how a refused play is reported. Each scenario deals short hands and
 //! checks the exact legal set of the seat to play.
 

@@ -1,4 +1,4 @@
-//! RULES.md sections 5, 6 and 7: forfeits, scoring a hand, the end of the
+//! docs/rules.md sections 5, 6 and 7: forfeits, scoring a hand, the end of the
 //! match. Each hand is played down to one last trick, with the points taken
 //! before it set directly.
 

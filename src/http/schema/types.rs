@@ -73,7 +73,7 @@ pub enum Variant {
     Abarrotada3,
 }
 
-/// How doubles multiply a hand (RULES.md section 6).
+/// How doubles multiply a hand (docs/rules.md section 6).
 #[derive(Serialize, ToSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Doubling {
@@ -84,7 +84,7 @@ pub enum Doubling {
     Linear,
 }
 
-/// How the deck is prepared between hands (RULES.md section 8).
+/// How the deck is prepared between hands (docs/rules.md section 8).
 #[derive(Serialize, ToSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ShuffleMode {
@@ -95,7 +95,7 @@ pub enum ShuffleMode {
     StackAndCut,
 }
 
-/// The options of a match. Every field has the default of RULES.md.
+/// The options of a match. Every field has the default of docs/rules.md.
 #[derive(Serialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
@@ -112,9 +112,9 @@ pub struct Rules {
     pub doubling: engine::Doubling,
     /// Allow Sant Vicenç when the trump is botifarra (pairs game; default false).
     pub sant_vicenc_with_botifarra: bool,
-    /// "Modalitat obligada" (RULES.md 4.1; pairs game only; default false).
+    /// "Modalitat obligada" (docs/rules.md 4.1; pairs game only; default false).
     pub forced: bool,
-    /// A player void in the suit led must trump (RULES.md 4.2; default false).
+    /// A player void in the suit led must trump (docs/rules.md 4.2; default false).
     pub must_trump: bool,
     /// `full` (default) or `stack_and_cut`.
     pub shuffle: engine::ShuffleMode,

@@ -1,4 +1,4 @@
-//! An independent, deliberately plain reading of RULES.md sections 1, 4,
+//! An independent, deliberately plain reading of docs/rules.md sections 1, 4,
 //! 4.1 and 4.2, written from the text and not from the engine: lists of
 //! cards, ranks looked up in the printed order. The property tests compare
 //! the engine with it at every turn.
@@ -6,7 +6,7 @@
 use botifarra::rules::trick::Trick;
 use botifarra::rules::{Card, HandState, Seat, Suit, Table};
 
-/// Ranks from high to low (RULES.md section 1).
+/// Ranks from high to low (docs/rules.md section 1).
 const ORDER: [u8; 12] = [9, 1, 12, 11, 10, 8, 7, 6, 5, 4, 3, 2];
 
 /// Higher is stronger.
