@@ -17,6 +17,7 @@ const VARIANTS: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Ab
 const QUICK: ExpertBot = ExpertBot {
     samples: 4,
     nodes: 40_000,
+    min_samples: 2,
     max_tricks: 5,
     max_ms: 60_000,
     early: MonteCarloBot {
@@ -98,41 +99,47 @@ fn the_solver_agrees_with_a_plain_minimax_on_small_endgames() {
     let mut checked = 0;
     for variant in VARIANTS {
         let seats = variant.table().seats as usize;
-        for n in 0..90u64 {
-            let tricks = if n % 6 == 0 { 4 } else { 3 };
+        for n in 0..70u64 {
+            let tricks = if n % 7 == 0 { 4 } else { 3 };
             let extra = n as usize % seats;
             let rules = rules(variant, n);
             let mut m = Match::new(rules.clone(), seed(n + 100 * variant as u64)).unwrap();
             let h = endgame(&mut m, &mut rng, tricks, extra);
             // Every seat's side, so both the maximising and the minimising
             // seats are to play at the root.
+            let table = variant.table();
             for seat in 0..seats as Seat {
-                let side = variant.table().side(seat);
-                let expected = minimax(&h, &rules, side);
+                let side = table.side(seat);
+                // Each legal card's value by plain minimax.
+                let by_card: Vec<_> = h
+                    .legal_cards(&rules, table)
+                    .iter()
+                    .map(|c| {
+                        let mut next = h.clone();
+                        next.play_known(table, c);
+                        let gained = next.points[side as usize] - h.points[side as usize];
+                        (c, i32::from(gained) + minimax(&next, &rules, side))
+                    })
+                    .collect();
+                let values = by_card.iter().map(|(_, v)| *v);
+                let expected = if table.side(h.turn) == side {
+                    values.max().unwrap()
+                } else {
+                    values.min().unwrap()
+                };
                 let mut solver = Solver::new(&rules, seat, u64::MAX);
                 let sol = solver.solve(&h).expect("solved within an unlimited budget");
                 assert_eq!(sol.value, expected, "{variant:?} n={n} seat={seat}");
                 // The best card achieves the value.
-                let table = variant.table();
-                assert!(h.legal_cards(&rules, table).contains(sol.best));
-                let mut next = h.clone();
-                next.play_known(table, sol.best);
-                let gained = i32::from(next.points[side as usize] - h.points[side as usize]);
-                assert_eq!(gained + minimax(&next, &rules, side), expected);
+                assert!(by_card.contains(&(sol.best, expected)), "{}", sol.best);
                 // And every card's own value is exact.
                 let each = Solver::new(&rules, seat, u64::MAX).solve_each(&h).unwrap();
-                assert_eq!(each.len() as u32, h.legal_cards(&rules, table).len());
-                for (c, v) in each {
-                    let mut next = h.clone();
-                    next.play_known(table, c);
-                    let gained = i32::from(next.points[side as usize] - h.points[side as usize]);
-                    assert_eq!(v, gained + minimax(&next, &rules, side), "{c}");
-                }
+                assert_eq!(each, by_card);
                 checked += 1;
             }
         }
     }
-    assert!(checked > 900, "only {checked} positions");
+    assert!(checked > 700, "only {checked} positions");
 }
 
 #[test]
@@ -314,4 +321,28 @@ fn the_strength_levels_are_house_bots() {
         compared += 1;
     }
     assert!(compared > 40);
+}
+
+#[test]
+fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
+    use botifarra::arena::{ArenaArgs, ArenaError, run};
+    let args = |a: &str, b: &str| ArenaArgs {
+        a: a.to_string(),
+        b: b.to_string(),
+        deals: 2,
+        matches: None,
+        variant: Variant::Pairs,
+        seed: 11,
+        threads: Some(1),
+        quiet: true,
+    };
+    let r = run(&args("expert:2:20000:4", "easy")).unwrap();
+    assert!(r.a.decisions > 0 && r.b.decisions > 0);
+    assert!(run(&args("medium", "hard:1")).is_err());
+    for bad in ["expert:0:100", "expert:2", "expert:2:x", "expert:2:10:4:5"] {
+        assert!(
+            matches!(run(&args(bad, "easy")), Err(ArenaError::UnknownBot(_))),
+            "{bad}"
+        );
+    }
 }

@@ -12,8 +12,8 @@
 //! `nodes` solver positions per decision; it stops early when one card leads
 //! every other by more than the rest of the samples could change. Early in
 //! a hand (more than `max_tricks` tricks left), or when the first deal does
-//! not solve within the node budget, the decision is the Monte Carlo
-//! player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
+//! not solve within `nodes / min_samples` positions (too few deals would
+//! fit), the decision is the Monte Carlo player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
 //! an overloaded machine.
 //!
 //! The trump choice and the doubles are the Monte Carlo player's search
@@ -39,6 +39,9 @@ pub struct ExpertBot {
     pub samples: u32,
     /// Most solver positions per card decision, over all its deals.
     pub nodes: u64,
+    /// Fewest deals worth solving: when the first deal takes more than
+    /// `nodes / min_samples` positions, the Monte Carlo player decides.
+    pub min_samples: u32,
     /// Most tricks left (the one in progress included) for the solver;
     /// earlier the Monte Carlo player decides.
     pub max_tricks: u8,
@@ -64,8 +67,9 @@ impl ExpertBot {
     /// The house budget (see `docs/arena.md` for its cost per decision).
     pub const DEFAULT: ExpertBot = ExpertBot {
         samples: 40,
-        nodes: 1_500_000,
-        max_tricks: 7,
+        nodes: 500_000,
+        min_samples: 10,
+        max_tricks: 6,
         max_ms: 100,
         early: MonteCarloBot::DEFAULT,
     };
@@ -122,7 +126,12 @@ impl ExpertBot {
         let mut done = 0u32;
         while done < self.samples {
             root.set_cards(sampler.sample(rng));
-            let mut solver = Solver::new(&view.rules, k.seat, self.nodes - nodes);
+            let budget = if done == 0 {
+                self.nodes / u64::from(self.min_samples.max(1))
+            } else {
+                self.nodes - nodes
+            };
+            let mut solver = Solver::new(&view.rules, k.seat, budget);
             let values = solver.solve_each(&root);
             nodes += solver.nodes;
             let Some(values) = values else { break };
@@ -171,4 +180,19 @@ fn dominates(sums: &[i64], rest: i64) -> bool {
         .max()
         .unwrap_or(i64::MIN / 2);
     sums.iter().filter(|&&s| s == best).count() == 1 && best - second > rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dominates;
+
+    #[test]
+    fn a_card_dominates_only_when_the_rest_cannot_catch_up() {
+        assert!(dominates(&[30, 10, 5], 19));
+        assert!(!dominates(&[30, 10, 5], 20));
+        // A tie at the top never dominates.
+        assert!(!dominates(&[30, 30, 5], 0));
+        // A single card always does.
+        assert!(dominates(&[7], 1_000));
+    }
 }

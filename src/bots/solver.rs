@@ -354,3 +354,66 @@ impl Hasher for KeyHasher {
         self.write_u64(u64::from(x));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Suit, Variant};
+
+    fn c(suit: Suit, strength: u8) -> Card {
+        Card::new(suit, strength)
+    }
+
+    #[test]
+    fn only_adjacent_cards_of_equal_points_are_one_move() {
+        let o = |s| c(Suit::Oros, s);
+        // Held: 2, 3, 4 and 8 of oros (strengths 0, 1, 2, 6); the 5
+        // (strength 3) is elsewhere in play; the 10 and 11 (1 and 2 points)
+        // are adjacent but not equal.
+        let legal: CardSet = [o(0), o(1), o(2), o(6), o(7), o(8)].into_iter().collect();
+        let alive = legal | o(3).bit();
+        assert_eq!(representative(o(0), legal, alive), o(2));
+        assert_eq!(representative(o(1), legal, alive), o(2));
+        assert_eq!(representative(o(2), legal, alive), o(2));
+        assert_eq!(representative(o(6), legal, alive), o(6));
+        assert_eq!(representative(o(7), legal, alive), o(7));
+        // Once the 5 is gone, the 2 to the 8 are one run.
+        assert_eq!(representative(o(0), legal, legal), o(6));
+        // A card of another suit never joins.
+        let legal2 = legal | c(Suit::Copes, 3).bit();
+        assert_eq!(
+            representative(c(Suit::Copes, 3), legal2, legal2),
+            c(Suit::Copes, 3)
+        );
+    }
+
+    #[test]
+    fn the_last_trick_is_worth_its_cards_to_whoever_wins_it() {
+        let rules = Rules {
+            variant: Variant::Pairs,
+            ..Rules::default()
+        };
+        // Seat 0 leads the last trick under oros: it holds the 9 of copes
+        // (5 points); seat 1 the 2 of oros (a trump), seats 2 and 3 small
+        // copes.
+        let hands = [
+            c(Suit::Copes, 11).bit(),
+            c(Suit::Oros, 0).bit(),
+            c(Suit::Copes, 0).bit(),
+            c(Suit::Copes, 1).bit(),
+        ];
+        let mut h = HandState::new(1, 3, hands);
+        h.stage = Stage::Playing;
+        h.trump = Some(Trump::Suit(Suit::Oros));
+        h.turn = 0;
+        h.trick = Trick::led_by(0);
+        for (seat, side_value) in [(0, 0), (1, 6), (2, 0), (3, 6)] {
+            let mut s = Solver::new(&rules, seat, 1_000);
+            let sol = s.solve(&h).unwrap();
+            assert_eq!(sol.value, side_value, "seat {seat}");
+            assert_eq!(sol.best, c(Suit::Copes, 11));
+        }
+        // One node is not enough.
+        assert_eq!(Solver::new(&rules, 0, 1).solve(&h), None);
+    }
+}
