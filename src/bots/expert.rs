@@ -88,10 +88,11 @@ impl Bot for ExpertBot {
 
     fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action {
         let cards = playable(&view.legal_actions);
-        if view.phase == Phase::Playing && cards.len() >= 2 {
-            if let Some(d) = self.decide(view, cards, rng) {
-                return Action::Play { card: d.card };
-            }
+        if view.phase == Phase::Playing
+            && cards.len() >= 2
+            && let Some(d) = self.decide(view, cards, rng)
+        {
+            return Action::Play { card: d.card };
         }
         self.early.choose(view, rng)
     }
