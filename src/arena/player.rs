@@ -6,7 +6,7 @@ use std::time::Duration;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
-use crate::bots::{self, Bot, MonteCarloBot, Rollout};
+use crate::bots::{self, Bot, ExpertBot, MonteCarloBot, Rollout};
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
@@ -16,6 +16,8 @@ pub enum Player {
     House(&'static dyn Bot),
     /// The Monte Carlo bot with a budget other than the house one.
     MonteCarlo(MonteCarloBot),
+    /// The expert bot with a budget other than the house one.
+    Expert(ExpertBot),
     /// An external bot: an HTTP endpoint that is sent the seat's view as JSON
     /// (`POST`) and answers with one of its `legal_actions`.
     External {
@@ -29,7 +31,9 @@ pub enum Player {
 impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
     /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy]`
-    /// for a Monte Carlo bot with that budget (and rollout policy), or an `http://` URL for an external bot.
+    /// for a Monte Carlo bot with that budget (and rollout policy),
+    /// `expert:<samples>:<nodes>[:<max_tricks>]` for an expert bot with that
+    /// budget per card decision, or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
@@ -63,6 +67,9 @@ impl Player {
                 }));
             }
         }
+        if let Some(budget) = name.strip_prefix("expert:") {
+            return expert(budget).ok_or_else(|| ArenaError::UnknownBot(name.to_string()));
+        }
         bots::by_name(name)
             .map(Player::House)
             .ok_or_else(|| ArenaError::UnknownBot(name.to_string()))
@@ -81,6 +88,7 @@ impl Player {
         match self {
             Player::House(bot) => Ok(bot.choose(view, rng)),
             Player::MonteCarlo(bot) => Ok(bot.choose(view, rng)),
+            Player::Expert(bot) => Ok(bot.choose(view, rng)),
             Player::External { url, agent } => {
                 let fail = |detail: String| ArenaError::External {
                     url: url.clone(),
@@ -104,4 +112,27 @@ impl Player {
             }
         }
     }
+}
+
+/// The expert player of `<samples>:<nodes>[:<max_tricks>]`, without the
+/// wall-clock cap (its Monte Carlo player early in a hand keeps its own).
+fn expert(budget: &str) -> Option<Player> {
+    let parts: Vec<&str> = budget.split(':').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    let samples = parts[0].parse::<u32>().ok().filter(|&n| n > 0)?;
+    let nodes = parts[1].parse::<u64>().ok()?;
+    let max_tricks = match parts.get(2) {
+        Some(p) => p.parse::<u8>().ok()?,
+        None => ExpertBot::DEFAULT.max_tricks,
+    };
+    Some(Player::Expert(ExpertBot {
+        samples,
+        nodes,
+        max_tricks,
+        // Counts alone decide: the same seed gives the same games.
+        max_ms: u64::MAX / 4,
+        ..ExpertBot::DEFAULT
+    }))
 }

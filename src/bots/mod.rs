@@ -7,24 +7,32 @@
 //! - `heuristic` (the default): rule-based trump choice, doubles and play;
 //! - `montecarlo`: samples the hidden cards consistently with the view
 //!   (a [`sample::Sampler`]; [`sample_deals`] draws such deals in one call)
-//!   and plays each candidate card out on many deals.
+//!   and plays each candidate card out on many deals;
+//! - `expert`: the same sampling, each deal solved exactly
+//!   ([`solver::Solver`]) late in the hand;
+//! - the strength levels `easy`, `medium`, `hard`, `expert` ([`LEVELS`]).
 
 mod bid_search;
 mod bidding;
 mod cards;
+mod expert;
 mod heuristic;
 pub mod knowledge;
+mod levels;
 mod montecarlo;
 pub mod playout;
 mod random;
 pub mod sample;
+pub mod solver;
 
 use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::rules::view::GameView;
 use crate::rules::{Action, CardSet};
 
+pub use expert::{Decision, ExpertBot};
 pub use heuristic::HeuristicBot;
+pub use levels::{EasyBot, Level};
 pub use montecarlo::MonteCarloBot;
 pub use playout::Rollout;
 pub use random::RandomBot;
@@ -50,19 +58,51 @@ pub fn playable(actions: &[Action]) -> CardSet {
         .collect()
 }
 
-/// The names of the house bots, the default first.
-pub const NAMES: &[&str] = &["heuristic", "random", "montecarlo"];
+/// The names of the house bots, the default first, then the strength
+/// levels ([`LEVELS`]).
+pub const NAMES: &[&str] = &[
+    "heuristic",
+    "random",
+    "montecarlo",
+    "expert",
+    "easy",
+    "medium",
+    "hard",
+];
+
+/// The strength levels a front end can offer, weakest first: `easy`
+/// ([`EasyBot`]), `medium` (the heuristic player), `hard` (the Monte Carlo
+/// player) and `expert` ([`ExpertBot`]).
+pub const LEVELS: &[&str] = &["easy", "medium", "hard", "expert"];
 
 /// The default house bot.
 pub const DEFAULT: &str = "heuristic";
 
+/// The house bots that search (milliseconds of computation a decision, up
+/// to about 100 ms for `expert`): a server runs them off its request
+/// threads.
+pub const HEAVY: &[&str] = &["montecarlo", "hard", "expert"];
+
 /// The house bot with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Bot> {
     static MONTECARLO: MonteCarloBot = MonteCarloBot::DEFAULT;
+    static EXPERT: ExpertBot = ExpertBot::DEFAULT;
+    static MEDIUM: Level = Level {
+        name: "medium",
+        bot: &HeuristicBot,
+    };
+    static HARD: Level = Level {
+        name: "hard",
+        bot: &MONTECARLO,
+    };
     match name {
         "random" => Some(&RandomBot),
         "heuristic" => Some(&HeuristicBot),
         "montecarlo" => Some(&MONTECARLO),
+        "expert" => Some(&EXPERT),
+        "easy" => Some(&EasyBot),
+        "medium" => Some(&MEDIUM),
+        "hard" => Some(&HARD),
         _ => None,
     }
 }

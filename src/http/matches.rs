@@ -33,7 +33,7 @@ pub struct EventsQuery {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LegalQuery {
-    /// A house bot (`random`, `heuristic`, `montecarlo`) whose choice to include as `hint`.
+    /// A house bot (`random`, `heuristic`, `montecarlo`, `expert`, or a strength level `easy`, `medium`, `hard`, `expert`) whose choice to include as `hint`.
     pub hint: Option<String>,
 }
 

@@ -77,7 +77,9 @@ pub struct SeatSpec {
     /// `remote` (default: a client with a token) or `bot` (a house bot).
     #[serde(default)]
     pub kind: SeatKind,
-    /// The house bot for a `bot` seat, and the stand-in on a timeout.
+    /// The house bot for a `bot` seat, and the stand-in on a timeout: a
+    /// house bot name or a strength level (`easy`, `medium`, `hard`,
+    /// `expert`).
     #[schema(example = "heuristic")]
     pub bot: Option<String>,
     /// A display name: printable text (no control, bidi or zero-width

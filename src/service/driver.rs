@@ -37,7 +37,7 @@ use crate::rules::{Action, Event, Phase, Seat};
 const SLOT_WAIT: Duration = Duration::from_secs(2);
 
 /// The bots whose decisions are too costly to run on a request worker.
-pub const HEAVY_BOTS: &[&str] = &["montecarlo"];
+pub const HEAVY_BOTS: &[&str] = bots::HEAVY;
 
 /// The bounded pool house-bot work runs in.
 pub struct Driver {

@@ -3,4 +3,5 @@
 //! other (an external bot over HTTP included).
 
 mod arena;
+mod expert;
 mod house_bots;

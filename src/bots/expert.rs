@@ -1,0 +1,199 @@
+//! The expert player: determinization with an exact solver.
+//!
+//! For a card to play it deals the unseen cards consistently with what its
+//! seat has seen ([`super::sample`], with every inference of
+//! [`super::knowledge`]), solves each sampled deal exactly with every hand
+//! known ([`super::solver`]: the value of every legal card), and plays the
+//! card with the best total over the samples (ties to the heuristic's
+//! preference). The deals are shared by every card (common random numbers).
+//!
+//! The loop is anytime and budgeted by counts, so that a fixed rng seed
+//! gives the same decision on any machine: at most `samples` deals and
+//! `nodes` solver positions per decision; it stops early when one card leads
+//! every other by more than the rest of the samples could change. Early in
+//! a hand (more than `max_tricks` tricks left), or when the first deal does
+//! not solve within `nodes / min_samples` positions (too few deals would
+//! fit), the decision is the Monte Carlo player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
+//! an overloaded machine.
+//!
+//! The trump choice and the doubles are the Monte Carlo player's search
+//! ([`super::bid_search`]): solving 12 tricks per deal for every candidate
+//! does not fit the budget.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+
+use super::heuristic::choose_card;
+use super::knowledge::Knowledge;
+use super::sample::Sampler;
+use super::solver::Solver;
+use super::{Bot, MonteCarloBot, playable};
+use crate::rules::view::GameView;
+use crate::rules::{Action, Card, CardSet, HandState, Phase};
+
+/// The expert player and its budget per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpertBot {
+    /// Most sampled deals solved per card decision.
+    pub samples: u32,
+    /// Most solver positions per card decision, over all its deals.
+    pub nodes: u64,
+    /// Fewest deals worth solving: when the first deal takes more than
+    /// `nodes / min_samples` positions, the Monte Carlo player decides.
+    pub min_samples: u32,
+    /// Most tricks left (the one in progress included) for the solver;
+    /// earlier the Monte Carlo player decides.
+    pub max_tricks: u8,
+    /// Wall-clock limit per decision, in milliseconds (a safety cap: the
+    /// counts above decide in normal running).
+    pub max_ms: u64,
+    /// The Monte Carlo player used for bidding and early in the hand.
+    pub early: MonteCarloBot,
+}
+
+/// What one card decision found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The card chosen.
+    pub card: Card,
+    /// Deals solved (0 when the Monte Carlo player decided).
+    pub samples: u32,
+    /// Solver positions visited.
+    pub nodes: u64,
+}
+
+impl ExpertBot {
+    /// The house budget (see `docs/arena.md` for its cost per decision).
+    pub const DEFAULT: ExpertBot = ExpertBot {
+        samples: 40,
+        nodes: 500_000,
+        min_samples: 10,
+        max_tricks: 6,
+        max_ms: 100,
+        early: MonteCarloBot::DEFAULT,
+    };
+}
+
+impl Default for ExpertBot {
+    fn default() -> ExpertBot {
+        ExpertBot::DEFAULT
+    }
+}
+
+impl Bot for ExpertBot {
+    fn name(&self) -> &'static str {
+        "expert"
+    }
+
+    fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action {
+        let cards = playable(&view.legal_actions);
+        if view.phase == Phase::Playing
+            && cards.len() >= 2
+            && let Some(d) = self.decide(view, cards, rng)
+        {
+            return Action::Play { card: d.card };
+        }
+        self.early.choose(view, rng)
+    }
+}
+
+impl ExpertBot {
+    /// The solver's card for `view` among `cards` (its legal cards, at
+    /// least two), with what it cost; `None` when the Monte Carlo player
+    /// must decide (too early in the hand, or the first deal did not solve
+    /// within the node budget).
+    pub fn decide(
+        &self,
+        view: &GameView,
+        cards: CardSet,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Option<Decision> {
+        let start = Instant::now();
+        let limit = Duration::from_millis(self.max_ms);
+        let k = Knowledge::from_view(view);
+        // The seat has not played to the trick in progress yet.
+        if k.hand.len() > u32::from(self.max_tricks) {
+            return None;
+        }
+        let sampler = Sampler::new(&k);
+        let candidates: Vec<Card> = cards.iter().collect();
+        let mut sums = vec![0i64; candidates.len()];
+        let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
+        // The most one deal can move a card's total: every point left.
+        let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
+        let spread = (72 - taken).max(0);
+        let mut nodes = 0u64;
+        let mut done = 0u32;
+        while done < self.samples {
+            root.set_cards(sampler.sample(rng));
+            let budget = if done == 0 {
+                self.nodes / u64::from(self.min_samples.max(1))
+            } else {
+                self.nodes - nodes
+            };
+            let mut solver = Solver::new(&view.rules, k.seat, budget);
+            let values = solver.solve_each(&root);
+            nodes += solver.nodes;
+            let Some(values) = values else { break };
+            for (sum, c) in sums.iter_mut().zip(&candidates) {
+                let v = values.iter().find(|(d, _)| d == c).map_or(0, |(_, v)| *v);
+                *sum += i64::from(v);
+            }
+            done += 1;
+            if dominates(&sums, spread * i64::from(self.samples - done)) || start.elapsed() >= limit
+            {
+                break;
+            }
+        }
+        if done == 0 {
+            return None;
+        }
+        let preferred = choose_card(&k, cards);
+        let best = sums.iter().copied().max().unwrap_or(0);
+        let tied: Vec<Card> = candidates
+            .iter()
+            .zip(&sums)
+            .filter(|(_, s)| **s == best)
+            .map(|(c, _)| *c)
+            .collect();
+        let card = if tied.contains(&preferred) {
+            preferred
+        } else {
+            tied[0]
+        };
+        Some(Decision {
+            card,
+            samples: done,
+            nodes,
+        })
+    }
+}
+
+/// Whether the best total leads every other by more than `rest` (what the
+/// remaining samples could still change).
+fn dominates(sums: &[i64], rest: i64) -> bool {
+    let best = sums.iter().copied().max().unwrap_or(0);
+    let second = sums
+        .iter()
+        .copied()
+        .filter(|&s| s != best)
+        .max()
+        .unwrap_or(i64::MIN / 2);
+    sums.iter().filter(|&&s| s == best).count() == 1 && best - second > rest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dominates;
+
+    #[test]
+    fn a_card_dominates_only_when_the_rest_cannot_catch_up() {
+        assert!(dominates(&[30, 10, 5], 19));
+        assert!(!dominates(&[30, 10, 5], 20));
+        // A tie at the top never dominates.
+        assert!(!dominates(&[30, 30, 5], 0));
+        // A single card always does.
+        assert!(dominates(&[7], 1_000));
+    }
+}

@@ -1,0 +1,348 @@
+//! The expert player and its exact solver: the solver agrees with a plain
+//! minimax on small endgames, and the expert only plays legal actions, only
+//! uses what its seat may know, and keeps to its budget.
+
+use botifarra::bots::solver::Solver;
+use botifarra::bots::{self, Bot, ExpertBot, MonteCarloBot};
+use botifarra::rules::view::GameView;
+use botifarra::rules::{
+    Action, Doubling, FirstDealer, HandState, Match, Phase, Rules, Seat, Variant,
+};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+const VARIANTS: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
+
+/// A small budget: debug builds are slow.
+const QUICK: ExpertBot = ExpertBot {
+    samples: 4,
+    nodes: 40_000,
+    min_samples: 2,
+    max_tricks: 5,
+    max_ms: 60_000,
+    early: MonteCarloBot {
+        playouts: 60,
+        max_ms: 60_000,
+        ..MonteCarloBot::DEFAULT
+    },
+};
+
+fn seed(n: u64) -> [u8; 32] {
+    let mut s = [3u8; 32];
+    s[..8].copy_from_slice(&n.to_le_bytes());
+    s
+}
+
+/// Rule options spread over the matches: the default, forced mode (pairs
+/// only), must-trump, and linear doubling.
+fn rules(variant: Variant, n: u64) -> Rules {
+    let mut r = Rules {
+        variant,
+        max_hands: Some(1),
+        ..Rules::default()
+    };
+    match n % 4 {
+        1 if variant == Variant::Pairs => r.forced = true,
+        2 => r.must_trump = true,
+        3 => {
+            r.doubling = Doubling::Linear;
+            r.first_dealer = FirstDealer::Seat(1);
+        }
+        _ => {}
+    }
+    r
+}
+
+/// The points `side` takes from `h` to the end with every seat of `side`
+/// maximising and every other seat minimising, over every legal card.
+fn minimax(h: &HandState, rules: &Rules, side: u8) -> i32 {
+    if !h.in_play() {
+        return 0;
+    }
+    let table = rules.variant.table();
+    let values = h.legal_cards(rules, table).iter().map(|c| {
+        let mut next = h.clone();
+        let before = i32::from(h.points[side as usize]);
+        next.play_known(table, c);
+        i32::from(next.points[side as usize]) - before + minimax(&next, rules, side)
+    });
+    if table.side(h.turn) == side {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// Plays random legal actions until the hand has `tricks` tricks left
+/// (counting the one in progress) and `extra` cards are on the table; the
+/// hand in play then.
+fn endgame(m: &mut Match, rng: &mut Xoshiro256PlusPlus, tricks: u32, extra: usize) -> HandState {
+    let mut events = Vec::new();
+    loop {
+        if let Some(h) = m.hand.as_ref().filter(|_| m.phase() == Phase::Playing)
+            && h.hands[h.turn as usize].len() == tricks
+            && h.trick.len() == extra
+        {
+            return h.clone();
+        }
+        let seat = m.turn().unwrap();
+        let legal = m.view(Some(seat)).legal_actions;
+        let a = legal[rng.random_range(0..legal.len())];
+        m.apply(seat, a, &mut events).unwrap();
+        events.clear();
+    }
+}
+
+#[test]
+fn the_solver_agrees_with_a_plain_minimax_on_small_endgames() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let mut checked = 0;
+    for variant in VARIANTS {
+        let seats = variant.table().seats as usize;
+        for n in 0..70u64 {
+            let tricks = if n % 7 == 0 { 4 } else { 3 };
+            let extra = n as usize % seats;
+            let rules = rules(variant, n);
+            let mut m = Match::new(rules.clone(), seed(n + 100 * variant as u64)).unwrap();
+            let h = endgame(&mut m, &mut rng, tricks, extra);
+            // Every seat's side, so both the maximising and the minimising
+            // seats are to play at the root.
+            let table = variant.table();
+            for seat in 0..seats as Seat {
+                let side = table.side(seat);
+                // Each legal card's value by plain minimax.
+                let by_card: Vec<_> = h
+                    .legal_cards(&rules, table)
+                    .iter()
+                    .map(|c| {
+                        let mut next = h.clone();
+                        next.play_known(table, c);
+                        let gained = next.points[side as usize] - h.points[side as usize];
+                        (c, i32::from(gained) + minimax(&next, &rules, side))
+                    })
+                    .collect();
+                let values = by_card.iter().map(|(_, v)| *v);
+                let expected = if table.side(h.turn) == side {
+                    values.max().unwrap()
+                } else {
+                    values.min().unwrap()
+                };
+                let mut solver = Solver::new(&rules, seat, u64::MAX);
+                let sol = solver.solve(&h).expect("solved within an unlimited budget");
+                assert_eq!(sol.value, expected, "{variant:?} n={n} seat={seat}");
+                // The best card achieves the value.
+                assert!(by_card.contains(&(sol.best, expected)), "{}", sol.best);
+                // And every card's own value is exact.
+                let each = Solver::new(&rules, seat, u64::MAX).solve_each(&h).unwrap();
+                assert_eq!(each, by_card);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 700, "only {checked} positions");
+}
+
+#[test]
+fn the_solver_gives_up_past_its_node_budget() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let rules = rules(Variant::Pairs, 0);
+    let mut m = Match::new(rules.clone(), seed(1)).unwrap();
+    let h = endgame(&mut m, &mut rng, 6, 0);
+    let mut full = Solver::new(&rules, 0, u64::MAX);
+    assert!(full.solve(&h).is_some());
+    assert!(full.nodes > 50, "{}", full.nodes);
+    let mut small = Solver::new(&rules, 0, full.nodes / 2);
+    assert_eq!(small.solve(&h), None);
+    assert!(small.nodes <= full.nodes / 2 + 1);
+}
+
+/// Plays a match with `players[seat]` at each seat, asserting every action
+/// is listed as legal and accepted; returns the actions taken.
+fn play(m: &mut Match, players: &[&dyn Bot], rng: &mut Xoshiro256PlusPlus) -> usize {
+    let mut events = Vec::new();
+    let mut actions = 0;
+    while let Some(seat) = m.turn() {
+        let view = m.view(Some(seat));
+        let bot = players[seat as usize % players.len()];
+        let action = bot.choose(&view, rng);
+        assert!(
+            view.legal_actions.contains(&action),
+            "{} chose {action:?}, not in {:?}",
+            bot.name(),
+            view.legal_actions
+        );
+        m.apply(seat, action, &mut events)
+            .unwrap_or_else(|e| panic!("{} chose {action:?}: refused: {e}", bot.name()));
+        events.clear();
+        actions += 1;
+    }
+    actions
+}
+
+#[test]
+fn the_expert_only_ever_plays_legal_actions_in_every_variant() {
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut actions = 0;
+    for variant in VARIANTS {
+        for n in 0..8u64 {
+            let mut m = Match::new(rules(variant, n), seed(n)).unwrap();
+            let lineup: [&dyn Bot; 4] = if n % 2 == 0 {
+                [&QUICK, heuristic, &QUICK, heuristic]
+            } else {
+                [heuristic, &QUICK, heuristic, &QUICK]
+            };
+            actions += play(&mut m, &lineup, &mut rng);
+            assert_eq!(m.phase(), Phase::MatchOver);
+        }
+    }
+    assert!(actions > 1000, "only {actions} actions");
+}
+
+/// A hand in play at `viewer`'s turn with at most five cards left and a
+/// choice of cards, and a copy in
+/// which two other seats hold different cards (swapped), which `viewer`
+/// cannot tell apart.
+fn twin_matches(viewer: Seat) -> (Match, Match) {
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let rules = Rules {
+        first_dealer: FirstDealer::Seat(3),
+        max_hands: Some(1),
+        ..Rules::default()
+    };
+    let mut m = Match::new(rules, seed(9)).unwrap();
+    let mut events = Vec::new();
+    while !(m.phase() == Phase::Playing
+        && m.turn() == Some(viewer)
+        && m.hand
+            .as_ref()
+            .is_some_and(|h| h.hands[viewer as usize].len() <= 5)
+        && m.view(Some(viewer)).legal_actions.len() >= 2)
+    {
+        let seat = m.turn().unwrap();
+        let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
+        m.apply(seat, a, &mut events).unwrap();
+    }
+    let mut twin = m.clone();
+    let h = twin.hand.as_mut().unwrap();
+    let (a, b) = ((viewer + 1) as usize % 4, (viewer + 3) as usize % 4);
+    let ca = h.hands[a].lowest().unwrap();
+    let cb = h.hands[b].iter().last().unwrap();
+    h.hands[a].remove(ca);
+    h.hands[b].remove(cb);
+    h.hands[a].insert(cb);
+    h.hands[b].insert(ca);
+    (m, twin)
+}
+
+#[test]
+fn the_expert_sees_only_the_view_not_the_hidden_hands() {
+    let viewer = 0;
+    let (m, twin) = twin_matches(viewer);
+    assert_ne!(
+        m.hand.as_ref().unwrap().hands,
+        twin.hand.as_ref().unwrap().hands
+    );
+    let (v1, v2): (GameView, GameView) = (m.view(Some(viewer)), twin.view(Some(viewer)));
+    assert_eq!(
+        serde_json::to_string(&v1).unwrap(),
+        serde_json::to_string(&v2).unwrap(),
+        "same view"
+    );
+    let expert = ExpertBot {
+        samples: 12,
+        ..QUICK
+    };
+    let cards = bots::playable(&v1.legal_actions);
+    let d1 = expert.decide(&v1, cards, &mut Xoshiro256PlusPlus::seed_from_u64(6));
+    let d2 = expert.decide(&v2, cards, &mut Xoshiro256PlusPlus::seed_from_u64(6));
+    let d1 = d1.expect("the solver decides with five tricks left");
+    assert_eq!(Some(d1.clone()), d2);
+    assert!(d1.samples > 0);
+    let a1 = expert.choose(&v1, &mut Xoshiro256PlusPlus::seed_from_u64(7));
+    let a2 = expert.choose(&v2, &mut Xoshiro256PlusPlus::seed_from_u64(7));
+    assert_eq!(a1, a2);
+    assert!(matches!(a1, Action::Play { .. }));
+}
+
+#[test]
+fn the_expert_keeps_to_its_sample_and_node_budget() {
+    let (m, _) = twin_matches(0);
+    let view = m.view(Some(0));
+    let cards = bots::playable(&view.legal_actions);
+    assert!(cards.len() >= 2, "a real choice: {cards:?}");
+    for samples in [1, 3, 9] {
+        let bot = ExpertBot { samples, ..QUICK };
+        let d = bot
+            .decide(&view, cards, &mut Xoshiro256PlusPlus::seed_from_u64(1))
+            .unwrap();
+        assert!(d.samples <= samples && d.samples >= 1, "{d:?}");
+        assert!(d.nodes <= QUICK.nodes, "{d:?}");
+        assert!(cards.contains(d.card));
+    }
+    // Too few nodes to solve one deal: the Monte Carlo player decides.
+    let starved = ExpertBot { nodes: 10, ..QUICK };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    assert_eq!(starved.decide(&view, cards, &mut rng), None);
+    let a = starved.choose(&view, &mut rng);
+    assert!(view.legal_actions.contains(&a));
+    // Too many tricks left for the solver: likewise.
+    let left = m.hand.as_ref().unwrap().hands[0].len() as u8;
+    let early = ExpertBot {
+        max_tricks: left - 1,
+        ..QUICK
+    };
+    assert_eq!(early.decide(&view, cards, &mut rng), None);
+}
+
+#[test]
+fn the_strength_levels_are_house_bots() {
+    assert_eq!(bots::LEVELS, ["easy", "medium", "hard", "expert"]);
+    for level in bots::LEVELS {
+        let bot = bots::by_name(level).unwrap_or_else(|| panic!("{level}"));
+        assert!(bots::NAMES.contains(level), "{level}");
+        assert_eq!(bot.name(), *level);
+    }
+    // `medium` plays exactly as the heuristic player (the Monte Carlo
+    // player behind `hard` stops on the clock, so its choices are not
+    // compared here).
+    let medium = bots::by_name("medium").unwrap();
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let mut m = Match::new(rules(Variant::Pairs, 0), seed(5)).unwrap();
+    let mut events = Vec::new();
+    let mut compared = 0;
+    while let Some(seat) = m.turn() {
+        let view = m.view(Some(seat));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(compared);
+        let a = medium.choose(&view, &mut rng.clone());
+        assert_eq!(a, heuristic.choose(&view, &mut rng));
+        m.apply(seat, a, &mut events).unwrap();
+        compared += 1;
+    }
+    assert!(compared > 40);
+}
+
+#[test]
+fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
+    use botifarra::arena::{ArenaArgs, ArenaError, run};
+    let args = |a: &str, b: &str| ArenaArgs {
+        a: a.to_string(),
+        b: b.to_string(),
+        deals: 2,
+        matches: None,
+        variant: Variant::Pairs,
+        seed: 11,
+        threads: Some(1),
+        quiet: true,
+    };
+    let r = run(&args("expert:2:20000:4", "easy")).unwrap();
+    assert!(r.a.decisions > 0 && r.b.decisions > 0);
+    assert!(run(&args("medium", "hard:1")).is_err());
+    for bad in ["expert:0:100", "expert:2", "expert:2:x", "expert:2:10:4:5"] {
+        assert!(
+            matches!(run(&args(bad, "easy")), Err(ArenaError::UnknownBot(_))),
+            "{bad}"
+        );
+    }
+}
