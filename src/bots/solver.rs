@@ -32,9 +32,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
-use crate::rules::hand::Stage;
 use crate::rules::legal::beats;
-use crate::rules::trick::Trick;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Table, Trump};
 
 /// Beyond any value (a hand has 72 points at most).
@@ -85,17 +83,6 @@ struct Bounds {
     best: Card,
 }
 
-/// What playing a card changes on the hand: put back after the search.
-#[derive(Clone, Copy)]
-struct Undo {
-    hands: [CardSet; 4],
-    trick: Trick,
-    turn: Seat,
-    points: [u8; 4],
-    tricks_won: [u8; 4],
-    stage: Stage,
-}
-
 impl<'a> Solver<'a> {
     /// A solver for the side of `seat`, visiting at most `budget` positions.
     pub fn new(rules: &'a Rules, seat: Seat, budget: u64) -> Solver<'a> {
@@ -117,7 +104,7 @@ impl<'a> Solver<'a> {
         if !h.in_play() {
             return None;
         }
-        let mut h = lean(h);
+        let mut h = h.without_records();
         let (value, best) = self.search(&mut h, -INF, INF);
         (!self.aborted).then_some(Solution { value, best: best? })
     }
@@ -129,7 +116,7 @@ impl<'a> Solver<'a> {
         if !h.in_play() {
             return None;
         }
-        let mut h = lean(h);
+        let mut h = h.without_records();
         let legal = h.legal_cards(self.rules, self.table);
         let alive = alive(&h);
         let mut out = Vec::with_capacity(legal.len() as usize);
@@ -153,12 +140,12 @@ impl<'a> Solver<'a> {
 
     /// Plays `c` and searches on: the points the side takes from here.
     fn after(&mut self, h: &mut HandState, c: Card, alpha: i32, beta: i32) -> i32 {
-        let undo = Undo::of(h);
+        let undo = h.undo_point();
         let before = i32::from(h.points[self.side as usize]);
         h.play_known(self.table, c);
         let gained = i32::from(h.points[self.side as usize]) - before;
         let (rest, _) = self.search(h, alpha - gained, beta - gained);
-        undo.restore(h);
+        h.undo(undo);
         gained + rest
     }
 
@@ -293,42 +280,6 @@ fn representative(c: Card, legal: CardSet, alive: CardSet) -> Card {
     }
 }
 
-impl Undo {
-    fn of(h: &HandState) -> Undo {
-        Undo {
-            hands: h.hands,
-            trick: h.trick,
-            turn: h.turn,
-            points: h.points,
-            tricks_won: h.tricks_won,
-            stage: h.stage,
-        }
-    }
-
-    fn restore(self, h: &mut HandState) {
-        h.hands = self.hands;
-        h.trick = self.trick;
-        h.turn = self.turn;
-        h.points = self.points;
-        h.tricks_won = self.tricks_won;
-        h.stage = self.stage;
-    }
-}
-
-/// A copy of `h` without its records (the search only plays cards).
-fn lean(h: &HandState) -> HandState {
-    let mut l = HandState::new(h.number, h.dealer, h.hands);
-    l.stage = h.stage;
-    l.turn = h.turn;
-    l.trump = h.trump;
-    l.declarer = h.declarer;
-    l.doubles = h.doubles;
-    l.trick = h.trick;
-    l.points = h.points;
-    l.tricks_won = h.tricks_won;
-    l
-}
-
 /// A multiply-xorshift hasher for the table's keys (already well mixed
 /// bitsets; the standard SipHash costs more than the search step).
 #[derive(Default)]
@@ -358,6 +309,8 @@ impl Hasher for KeyHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::hand::Stage;
+    use crate::rules::trick::Trick;
     use crate::rules::{Suit, Variant};
 
     fn c(suit: Suit, strength: u8) -> Card {

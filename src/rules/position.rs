@@ -101,3 +101,57 @@ impl Match {
         }
     }
 }
+
+/// What playing cards changes in a hand in play: taken before a card and
+/// put back after it, so that a search can try a card and take it back
+/// without copying the whole hand (see [`HandState::undo_point`]).
+#[derive(Clone, Copy, Debug)]
+pub struct UndoPoint {
+    hands: [CardSet; 4],
+    trick: Trick,
+    turn: Seat,
+    points: [u8; 4],
+    tricks_won: [u8; 4],
+    stage: Stage,
+}
+
+impl HandState {
+    /// The state card play changes, to return to with [`HandState::undo`].
+    pub fn undo_point(&self) -> UndoPoint {
+        UndoPoint {
+            hands: self.hands,
+            trick: self.trick,
+            turn: self.turn,
+            points: self.points,
+            tricks_won: self.tricks_won,
+            stage: self.stage,
+        }
+    }
+
+    /// Puts back the state of `point`, taken from this hand by
+    /// [`HandState::undo_point`] before the cards played since.
+    pub fn undo(&mut self, point: UndoPoint) {
+        self.hands = point.hands;
+        self.trick = point.trick;
+        self.turn = point.turn;
+        self.points = point.points;
+        self.tricks_won = point.tricks_won;
+        self.stage = point.stage;
+    }
+
+    /// A copy of this hand for searching its play: the same position, but
+    /// without the record of the tricks and calls so far (nothing a search
+    /// that only plays cards needs).
+    pub fn without_records(&self) -> HandState {
+        let mut lean = HandState::new(self.number, self.dealer, self.hands);
+        lean.stage = self.stage;
+        lean.turn = self.turn;
+        lean.trump = self.trump;
+        lean.declarer = self.declarer;
+        lean.doubles = self.doubles;
+        lean.trick = self.trick;
+        lean.points = self.points;
+        lean.tricks_won = self.tricks_won;
+        lean
+    }
+}
