@@ -13,6 +13,8 @@ RUN mkdir src benches && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
         benches/legal_moves.rs benches/http_load.rs \
     && cargo build --release --locked --bin botifarra \
     && rm -rf src
+# The web client's files are embedded in the binary (include_bytes!).
+COPY web ./web
 COPY src ./src
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin botifarra
 
