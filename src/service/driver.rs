@@ -11,7 +11,7 @@
 //! generator is derived from the seed and the version, so a match split
 //! over many requests plays exactly as it would in one.
 //!
-//! Steps of a match with a CPU-heavy bot ([`HEAVY_BOTS`]: milliseconds a
+//! Steps of a match with a CPU-heavy bot ([`bots::HEAVY`]: milliseconds a
 //! decision) run on the low-priority [`BotPool`], never on an async worker, and at
 //! most [`Driver::new`]'s `threads` batches at once (hints have their own,
 //! smaller allowance): a request that cannot get a slot in time commits
@@ -35,9 +35,6 @@ use crate::rules::{Action, Event, Phase, Seat};
 /// How long a request waits for a free bot slot before it commits without
 /// advancing (reads) or refuses a hint.
 const SLOT_WAIT: Duration = Duration::from_secs(2);
-
-/// The bots whose decisions are too costly to run on a request worker.
-pub const HEAVY_BOTS: &[&str] = bots::HEAVY;
 
 /// The bounded pool house-bot work runs in.
 pub struct Driver {
@@ -87,36 +84,31 @@ impl Driver {
     /// `Internal` when the engine refuses a house move (a bug).
     pub async fn advance(
         &self,
-        mut rec: MatchRecord,
-        mut events: Vec<events::StoredEvent>,
+        rec: MatchRecord,
+        events: Vec<events::StoredEvent>,
         now: u64,
     ) -> Result<Advanced, Error> {
         let heavy = rec
             .seats
             .iter()
-            .any(|s| HEAVY_BOTS.contains(&s.bot.as_str()));
+            .any(|s| bots::HEAVY.contains(&s.bot.as_str()));
         if !heavy || !has_work(&rec, now, self.max_hands) {
-            let applied = advance(&mut rec, &mut events, now, self.max_steps, self.max_hands)?;
-            return Ok(Advanced {
-                rec,
-                events,
-                applied,
-            });
+            return self.in_place(rec, events, now, self.max_steps);
         }
-        let permit = tokio::time::timeout(SLOT_WAIT, self.steps.clone().acquire_owned()).await;
-        let (steps, permit) = match permit {
-            Ok(Ok(p)) => (self.max_steps, Some(p)),
-            _ => {
-                metrics::metrics().limit_hit("bot_pool_busy");
-                (0, None)
-            }
+        let slot = tokio::time::timeout(SLOT_WAIT, self.steps.clone().acquire_owned()).await;
+        let Ok(Ok(permit)) = slot else {
+            metrics::metrics().limit_hit("bot_pool_busy");
+            // No slot: commit what there is and advance nothing, without
+            // queueing behind the busy bot threads either.
+            return self.in_place(rec, events, now, 0);
         };
-        let max_hands = self.max_hands;
+        let (steps, max_hands) = (self.max_steps, self.max_hands);
         let (rec, events, applied) = self
             .pool
             .run(move || {
                 // Held until the steps are done, even if the request goes away.
                 let _permit = permit;
+                let (mut rec, mut events) = (rec, events);
                 let applied = advance(&mut rec, &mut events, now, steps, max_hands);
                 (rec, events, applied)
             })
@@ -125,6 +117,23 @@ impl Driver {
             rec,
             events,
             applied: applied?,
+        })
+    }
+
+    /// Advances `rec` by at most `steps` on the calling thread (cheap bots,
+    /// or no steps at all).
+    fn in_place(
+        &self,
+        mut rec: MatchRecord,
+        mut events: Vec<events::StoredEvent>,
+        now: u64,
+        steps: usize,
+    ) -> Result<Advanced, Error> {
+        let applied = advance(&mut rec, &mut events, now, steps, self.max_hands)?;
+        Ok(Advanced {
+            rec,
+            events,
+            applied,
         })
     }
 
