@@ -111,8 +111,12 @@ impl Service {
                 applied: house,
             } = self.driver.advance(rec, events, now).await?;
             let view = rec.view(Some(seat));
-            let body = serde_json::to_string(&view)?;
-            let idempotency = idem_key.as_deref().map(|k| (k, body.as_str()));
+            // The answer is serialized here only to be kept for a retry.
+            let body = match &idem_key {
+                Some(_) => Some(serde_json::to_string(&view)?),
+                None => None,
+            };
+            let idempotency = idem_key.as_deref().zip(body.as_deref());
             match self.save(&rec, before, &events, idempotency).await? {
                 CommitOutcome::Committed { .. } => {
                     metrics::metrics().action(metrics::kind_of(&req.act), "client");
