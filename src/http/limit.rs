@@ -2,6 +2,14 @@
 //! in this server instance's memory), and the per-address caps on open
 //! connections and streams.
 //!
+//! Every answer announces the limits that applied to its request in the
+//! `RateLimit-Policy` and `RateLimit` fields of the IETF httpapi draft
+//! *RateLimit header fields for HTTP*: one item per bucket (`ip`, `token`,
+//! `create`, `hint`), the policy with its quota `q` (the bucket's size) and
+//! window `w` (seconds to refill it from empty), the service limit with
+//! the requests `r` available now and the seconds `t` until the bucket is
+//! full again (on a `429`, `r=0` and `t` the `Retry-After`).
+//!
 //! A refused request is counted in `botifarra_rate_limited_total` and
 //! logged at most [`LOG_LINES_PER_SEC`] times a second, each line carrying
 //! how many refusals went unlogged before it: a flood must not turn into a
@@ -13,12 +21,14 @@ use std::time::{Duration, Instant};
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
 use super::client_addr;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::extract::bearer_token;
+use super::i18n::Lang;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
 use crate::service::metrics::metrics;
 
@@ -89,6 +99,42 @@ pub struct Limiter {
     log: Mutex<LogBudget>,
     streams: Arc<OpenCounts>,
     connections: Arc<OpenCounts>,
+}
+
+/// One bucket's policy and state, for the `RateLimit-Policy` and
+/// `RateLimit` fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quota {
+    /// The policy's name: `ip`, `token`, `create` or `hint`.
+    pub name: &'static str,
+    /// The bucket's size, in requests.
+    pub quota: u64,
+    /// Seconds to refill the bucket from empty.
+    pub window: u64,
+    /// Requests available now.
+    pub remaining: u64,
+    /// Seconds until the bucket is full again (on refusal, until the next
+    /// request is allowed).
+    pub reset: u64,
+}
+
+/// The `RateLimit-Policy` and `RateLimit` values of `quotas` (none when
+/// no limit applied).
+pub fn headers(quotas: &[Quota]) -> Option<(String, String)> {
+    if quotas.is_empty() {
+        return None;
+    }
+    let policy = quotas
+        .iter()
+        .map(|q| format!("\"{}\";q={};w={}", q.name, q.quota, q.window))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let state = quotas
+        .iter()
+        .map(|q| format!("\"{}\";r={};t={}", q.name, q.remaining, q.reset))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some((policy, state))
 }
 
 /// Buckets kept before full ones are first swept.
@@ -177,10 +223,11 @@ impl Limiter {
     }
 
     /// Takes one token from `key`'s bucket (refilled at `rate` per `per`
-    /// seconds, holding `burst`); on refusal, the seconds until one is back.
-    fn take(&self, key: String, rate: u32, per: f64, burst: f64) -> Result<(), u64> {
+    /// seconds, holding `burst`): the requests left and the seconds until
+    /// the bucket is full; on refusal, the seconds until one is back.
+    fn take(&self, key: String, rate: u32, per: f64, burst: f64) -> Result<(u64, u64), u64> {
         if rate == 0 {
-            return Ok(());
+            return Ok((0, 0));
         }
         let per_sec = f64::from(rate) / per;
         let now = Instant::now();
@@ -201,26 +248,30 @@ impl Limiter {
         b.at = now;
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;
-            b.full_at = now + Duration::from_secs_f64((burst - b.tokens) / per_sec);
-            Ok(())
+            let to_full = (burst - b.tokens) / per_sec;
+            b.full_at = now + Duration::from_secs_f64(to_full);
+            Ok((b.tokens.floor() as u64, to_full.ceil() as u64))
         } else {
             Err(((1.0 - b.tokens) / per_sec).ceil().max(1.0) as u64)
         }
     }
 
-    fn check(&self, req: &ServiceRequest) -> Result<(), ApiError> {
+    /// Takes a token from every bucket the request counts against: the
+    /// state of each, or the refusal with the state of those checked.
+    fn check(&self, req: &ServiceRequest) -> Result<Vec<Quota>, (ApiError, Vec<Quota>)> {
         let l = &self.limits;
         if l.trusted_proxies == 0 && matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
             metrics().limit_hit("connections_per_ip");
             let ip = self.client_ip(req.request());
             self.log_refusal("connections", &ip);
-            return Err(ApiError::RateLimited {
+            let refusal = ApiError::RateLimited {
                 retry_after: 1,
                 detail: format!(
                     "limit: {} open connections per client address",
                     l.connections_per_ip
                 ),
-            });
+            };
+            return Err((refusal, Vec::new()));
         }
         let ip = self.client_ip(req.request());
         let token = bearer_token(req.headers()).flatten();
@@ -268,40 +319,83 @@ impl Limiter {
                 )
             }),
         ];
+        let mut quotas = Vec::new();
         for (key, rate, per, burst, what, label) in checks.into_iter().flatten() {
-            self.take(key, rate, per, f64::from(rate) * burst)
-                .map_err(|retry_after| {
+            if rate == 0 {
+                continue;
+            }
+            let size = f64::from(rate) * burst;
+            let mut quota = Quota {
+                name: label,
+                quota: size as u64,
+                window: (size * per / f64::from(rate)).ceil() as u64,
+                remaining: 0,
+                reset: 0,
+            };
+            match self.take(key, rate, per, size) {
+                Ok((remaining, reset)) => {
+                    quota.remaining = remaining;
+                    quota.reset = reset;
+                    quotas.push(quota);
+                }
+                Err(retry_after) => {
                     metrics().rate_limited.with_label_values(&[label]).inc();
                     self.log_refusal(label, &ip);
-                    ApiError::RateLimited {
+                    quota.reset = retry_after;
+                    quotas.push(quota);
+                    let refusal = ApiError::RateLimited {
                         retry_after,
                         detail: format!("limit: {rate} {what}"),
-                    }
-                })?;
+                    };
+                    return Err((refusal, quotas));
+                }
+            }
         }
-        Ok(())
+        Ok(quotas)
     }
 }
 
-/// The middleware: refuses with `429 rate_limited` past a limit. The
-/// refusal is answered here, as a plain response rather than an error, so
-/// that the request logger does not write a line for each one; the
-/// connection of a client over its connection cap is closed.
+/// Adds the `RateLimit-Policy` and `RateLimit` fields of `quotas`.
+fn announce(headers: &mut actix_web::http::header::HeaderMap, quotas: &[Quota]) {
+    if let Some((policy, state)) = self::headers(quotas)
+        && let (Ok(policy), Ok(state)) = (
+            HeaderValue::from_str(&policy),
+            HeaderValue::from_str(&state),
+        )
+    {
+        headers.insert(HeaderName::from_static("ratelimit-policy"), policy);
+        headers.insert(HeaderName::from_static("ratelimit"), state);
+    }
+}
+
+/// The middleware: refuses with `429 rate_limited` past a limit, and
+/// announces the limits on every answer. The refusal is answered here, as
+/// a plain response rather than an error, so that the request logger does
+/// not write a line for each one; the connection of a client over its
+/// connection cap is closed.
 pub async fn rate_limit(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
-    if let Some(limiter) = req.app_data::<Data<Limiter>>()
-        && let Err(e) = limiter.check(&req)
-    {
-        let mut res = Problem::from(&e).response();
-        if matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
-            res.head_mut()
-                .set_connection_type(actix_web::http::ConnectionType::Close);
+    let Some(limiter) = req.app_data::<Data<Limiter>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_left_body());
+    };
+    match limiter.check(&req) {
+        Err((e, quotas)) => {
+            let mut res = e.response_in(Lang::from_headers(req.headers()));
+            announce(res.headers_mut(), &quotas);
+            if matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
+                res.head_mut()
+                    .set_connection_type(actix_web::http::ConnectionType::Close);
+            }
+            Ok(req.into_response(res).map_into_right_body())
         }
-        return Ok(req.into_response(res).map_into_right_body());
+        Ok(quotas) => {
+            let mut res = next.call(req).await?;
+            announce(res.headers_mut(), &quotas);
+            Ok(res.map_into_left_body())
+        }
     }
-    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]
@@ -320,12 +414,12 @@ mod tests {
         });
         limiter.buckets.lock().unwrap().sweep_at = 2;
         // One creation per minute: the bucket is empty for a minute.
-        assert_eq!(limiter.take("create:a".into(), 1, 60.0, 1.0), Ok(()));
+        assert_eq!(limiter.take("create:a".into(), 1, 60.0, 1.0), Ok((0, 60)));
         // A fast bucket (a million per second) is full again at once.
-        assert_eq!(limiter.take("ip:a".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        assert!(limiter.take("ip:a".into(), 1_000_000, 1.0, 2.0).is_ok());
         std::thread::sleep(Duration::from_millis(5));
         // This request sweeps: the full fast bucket goes, the creation stays.
-        assert_eq!(limiter.take("ip:b".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        assert!(limiter.take("ip:b".into(), 1_000_000, 1.0, 2.0).is_ok());
         {
             let buckets = limiter.buckets.lock().unwrap();
             assert!(buckets.map.contains_key("create:a"));
@@ -333,5 +427,24 @@ mod tests {
             assert!(buckets.sweep_at >= SWEEP_AT);
         }
         assert!(limiter.take("create:a".into(), 1, 60.0, 1.0).is_err());
+    }
+
+    #[test]
+    fn the_fields_follow_the_draft_syntax() {
+        let q = |name, remaining, reset| Quota {
+            name,
+            quota: 10,
+            window: 2,
+            remaining,
+            reset,
+        };
+        assert_eq!(headers(&[]), None);
+        assert_eq!(
+            headers(&[q("ip", 9, 1), q("token", 0, 3)]),
+            Some((
+                "\"ip\";q=10;w=2, \"token\";q=10;w=2".to_string(),
+                "\"ip\";r=9;t=1, \"token\";r=0;t=3".to_string()
+            ))
+        );
     }
 }
