@@ -2,13 +2,8 @@
 //! in this server instance's memory), and the per-address caps on open
 //! connections and streams.
 //!
-//! Every answer announces the limits that applied to its request in the
-//! `RateLimit-Policy` and `RateLimit` fields of the IETF httpapi draft
-//! *RateLimit header fields for HTTP*: one item per bucket (`ip`, `token`,
-//! `create`, `hint`), the policy with its quota `q` (the bucket's size) and
-//! window `w` (seconds to refill it from empty), the service limit with
-//! the requests `r` available now and the seconds `t` until the bucket is
-//! full again (on a `429`, `r=0` and `t` the `Retry-After`).
+//! Every answer announces the limits that applied to its request (see
+//! [`fields`]).
 //!
 //! A refused request is counted in `botifarra_rate_limited_total` and
 //! logged at most [`LOG_LINES_PER_SEC`] times a second, each line carrying
@@ -21,10 +16,10 @@ use std::time::{Duration, Instant};
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
+use self::fields::{Quota, announce};
 use super::client_addr;
 use super::error::ApiError;
 use super::extract::bearer_token;
@@ -34,6 +29,8 @@ use crate::service::metrics::metrics;
 
 /// Most log lines a second about refused requests.
 pub const LOG_LINES_PER_SEC: u32 = 2;
+
+pub mod fields;
 
 /// The limits; a rate or count of 0 switches that limit off.
 #[derive(Clone, Debug)]
@@ -99,42 +96,6 @@ pub struct Limiter {
     log: Mutex<LogBudget>,
     streams: Arc<OpenCounts>,
     connections: Arc<OpenCounts>,
-}
-
-/// One bucket's policy and state, for the `RateLimit-Policy` and
-/// `RateLimit` fields.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Quota {
-    /// The policy's name: `ip`, `token`, `create` or `hint`.
-    pub name: &'static str,
-    /// The bucket's size, in requests.
-    pub quota: u64,
-    /// Seconds to refill the bucket from empty.
-    pub window: u64,
-    /// Requests available now.
-    pub remaining: u64,
-    /// Seconds until the bucket is full again (on refusal, until the next
-    /// request is allowed).
-    pub reset: u64,
-}
-
-/// The `RateLimit-Policy` and `RateLimit` values of `quotas` (none when
-/// no limit applied).
-pub fn headers(quotas: &[Quota]) -> Option<(String, String)> {
-    if quotas.is_empty() {
-        return None;
-    }
-    let policy = quotas
-        .iter()
-        .map(|q| format!("\"{}\";q={};w={}", q.name, q.quota, q.window))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let state = quotas
-        .iter()
-        .map(|q| format!("\"{}\";r={};t={}", q.name, q.remaining, q.reset))
-        .collect::<Vec<_>>()
-        .join(", ");
-    Some((policy, state))
 }
 
 /// Buckets kept before full ones are first swept.
@@ -355,19 +316,6 @@ impl Limiter {
     }
 }
 
-/// Adds the `RateLimit-Policy` and `RateLimit` fields of `quotas`.
-fn announce(headers: &mut actix_web::http::header::HeaderMap, quotas: &[Quota]) {
-    if let Some((policy, state)) = self::headers(quotas)
-        && let (Ok(policy), Ok(state)) = (
-            HeaderValue::from_str(&policy),
-            HeaderValue::from_str(&state),
-        )
-    {
-        headers.insert(HeaderName::from_static("ratelimit-policy"), policy);
-        headers.insert(HeaderName::from_static("ratelimit"), state);
-    }
-}
-
 /// The middleware: refuses with `429 rate_limited` past a limit, and
 /// announces the limits on every answer. The refusal is answered here, as
 /// a plain response rather than an error, so that the request logger does
@@ -427,24 +375,5 @@ mod tests {
             assert!(buckets.sweep_at >= SWEEP_AT);
         }
         assert!(limiter.take("create:a".into(), 1, 60.0, 1.0).is_err());
-    }
-
-    #[test]
-    fn the_fields_follow_the_draft_syntax() {
-        let q = |name, remaining, reset| Quota {
-            name,
-            quota: 10,
-            window: 2,
-            remaining,
-            reset,
-        };
-        assert_eq!(headers(&[]), None);
-        assert_eq!(
-            headers(&[q("ip", 9, 1), q("token", 0, 3)]),
-            Some((
-                "\"ip\";q=10;w=2, \"token\";q=10;w=2".to_string(),
-                "\"ip\";r=9;t=1, \"token\";r=0;t=3".to_string()
-            ))
-        );
     }
 }
