@@ -10,6 +10,8 @@
 //! how many refusals went unlogged before it: a flood must not turn into a
 //! flood of log lines.
 
+pub mod fields;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -29,8 +31,6 @@ use crate::service::metrics::metrics;
 
 /// Most log lines a second about refused requests.
 pub const LOG_LINES_PER_SEC: u32 = 2;
-
-pub mod fields;
 
 /// The limits; a rate or count of 0 switches that limit off.
 #[derive(Clone, Debug)]

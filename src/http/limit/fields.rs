@@ -46,15 +46,15 @@ pub fn headers(quotas: &[Quota]) -> Option<(String, String)> {
 }
 
 /// Adds the `RateLimit-Policy` and `RateLimit` fields of `quotas`.
-pub fn announce(headers: &mut HeaderMap, quotas: &[Quota]) {
+pub fn announce(map: &mut HeaderMap, quotas: &[Quota]) {
     if let Some((policy, state)) = headers(quotas)
         && let (Ok(policy), Ok(state)) = (
             HeaderValue::from_str(&policy),
             HeaderValue::from_str(&state),
         )
     {
-        headers.insert(HeaderName::from_static("ratelimit-policy"), policy);
-        headers.insert(HeaderName::from_static("ratelimit"), state);
+        map.insert(HeaderName::from_static("ratelimit-policy"), policy);
+        map.insert(HeaderName::from_static("ratelimit"), state);
     }
 }
 
