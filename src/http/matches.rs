@@ -19,7 +19,8 @@ use crate::service::{Conditional, Service};
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
-    /// Return events numbered after this (default 0: from the start).
+    /// Return events numbered after this (default 0: from the start); a
+    /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// Wait up to this long for an event when there is none yet (default 0, at most 30000).
     pub wait_ms: Option<u64>,
@@ -136,7 +137,7 @@ pub async fn legal_moves(
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "The events", body = EventsPage),
-        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Bad query, or an `after` past the match's last event", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )

@@ -22,7 +22,8 @@ use crate::service::{Error, Service};
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    /// Start after this event number (the `Last-Event-ID` header wins).
+    /// Start after this event number (the `Last-Event-ID` header wins); a
+    /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// The seat token, for `EventSource`, which cannot send `Authorization`
     /// (RFC 6750 §2.3); never together with the header.
