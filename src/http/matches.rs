@@ -1,23 +1,26 @@
 //! The `/v1/matches` resources that create and read matches (the action
 //! resources are in `actions.rs`).
 
+use actix_web::http::header;
 use actix_web::web::{Data, Path, Query};
-use actix_web::{HttpResponse, get, post};
+use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::conditional::{self, IfNoneMatch};
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
 use crate::rules::view::HistoryView;
-use crate::service::Service;
+use crate::service::{Conditional, Service};
 
 /// Query of `GET …/events`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
-    /// Return events numbered after this (default 0: from the start).
+    /// Return events numbered after this (default 0: from the start); a
+    /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// Wait up to this long for an event when there is none yet (default 0, at most 30000).
     pub wait_ms: Option<u64>,
@@ -59,7 +62,10 @@ pub struct LegalQuery {
 pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateMatch = parse_body(&body)?;
     let created = svc.create(req.into()).await?;
-    Ok(HttpResponse::Created().json(Created::from(created)))
+    let location = format!("/v1/matches/{}", created.match_id);
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, location))
+        .json(Created::from(created)))
 }
 
 /// The match as the token's seat sees it (spectator view without a token).
@@ -78,8 +84,18 @@ pub async fn get_match(
     svc: Data<Service>,
     id: Path<String>,
     bearer: Bearer,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(svc.view(&id, bearer.0.as_deref()).await?))
+    let cached = IfNoneMatch::of(&req);
+    Ok(
+        match svc
+            .view_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, view) => conditional::ok_json(&tag, view),
+        },
+    )
 }
 
 /// The caller's legal actions now (empty when it is not its turn).
@@ -99,11 +115,19 @@ pub async fn legal_moves(
     id: Path<String>,
     bearer: Bearer,
     q: Query<LegalQuery>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let moves = svc
-        .legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref())
-        .await?;
-    Ok(HttpResponse::Ok().json(LegalMoves::from(moves)))
+    let cached = IfNoneMatch::of(&req);
+    let token = bearer.0.as_deref();
+    Ok(
+        match svc
+            .legal_moves_unless(&id, token, q.hint.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, moves) => conditional::ok_json(&tag, LegalMoves::from(moves)),
+        },
+    )
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
@@ -113,7 +137,7 @@ pub async fn legal_moves(
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "The events", body = EventsPage),
-        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Bad query, or an `after` past the match's last event", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )
@@ -156,6 +180,16 @@ pub async fn history(
     svc: Data<Service>,
     id: Path<String>,
     bearer: Bearer,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(svc.history(&id, bearer.0.as_deref()).await?))
+    let cached = IfNoneMatch::of(&req);
+    Ok(
+        match svc
+            .history_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, record) => conditional::ok_json(&tag, record),
+        },
+    )
 }

@@ -1,16 +1,20 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
 mod actions;
+mod allow;
 mod client_addr;
 mod common_errors;
+mod conditional;
 pub mod error;
 mod extract;
 mod health;
+pub mod i18n;
 pub mod limit;
 mod matches;
 mod metrics;
 mod open_limit;
 mod schema;
+mod spec_headers;
 mod spec_notes;
 mod stream;
 mod web_client;
@@ -100,6 +104,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .split_for_parts()
         .1;
     common_errors::add(&mut api);
+    spec_headers::add(&mut api);
     spec_notes::add(&mut api);
     api
 }
@@ -152,7 +157,14 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
     let base = actix_cors::Cors::default()
         .allow_any_method()
         .allow_any_header()
-        .expose_headers(["Retry-After", "Location"])
+        .expose_headers([
+            "Retry-After",
+            "Location",
+            "ETag",
+            "Allow",
+            "RateLimit",
+            "RateLimit-Policy",
+        ])
         .max_age(3600);
     if origins.is_empty() || origins.iter().any(|o| o == "*") {
         return base.allow_any_origin();
@@ -162,11 +174,13 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 
 /// The application: routes, extractor error handlers, size limits, rate
 /// limits, CORS, request metrics, Swagger UI serving `api` (built once by
-/// [`openapi`], shared by every worker).
+/// [`openapi`], shared by every worker), and `405`/`404` for what no route
+/// takes.
 fn app(
     svc: Data<Service>,
     limiter: Data<limit::Limiter>,
     access: Data<metrics::MetricsAccess>,
+    resources: Data<allow::Resources>,
     cors_origins: Vec<String>,
     body_timeout: Duration,
     api: utoipa::openapi::OpenApi,
@@ -184,6 +198,7 @@ fn app(
         .app_data(svc)
         .app_data(limiter)
         .app_data(access)
+        .app_data(resources)
         .app_data(extract::BodyTimeout(body_timeout))
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
         .app_data(
@@ -198,6 +213,7 @@ fn app(
         .into_app()
         .configure(web_client::routes)
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .default_service(web::to(allow::refuse))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(actix_web::middleware::from_fn(
             metrics::metrics_address_only,
@@ -244,6 +260,7 @@ pub fn serve_split(
     let counts = Arc::clone(limiter.connections());
     let per_ip = opts.rate_limits.connections_per_ip;
     let api = openapi();
+    let resources = Data::new(allow::Resources::new(&api));
     let origins = opts.cors_origins.clone();
     let body_timeout = opts.body_timeout;
     let mut server = HttpServer::new(move || {
@@ -251,6 +268,7 @@ pub fn serve_split(
             data.clone(),
             limiter.clone(),
             access.clone(),
+            resources.clone(),
             origins.clone(),
             body_timeout,
             api.clone(),

@@ -15,6 +15,7 @@
 mod act;
 mod bot_pool;
 mod clock;
+mod conditional;
 mod create;
 pub mod driver;
 mod error;
@@ -32,6 +33,7 @@ use std::sync::Arc;
 use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
+pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;

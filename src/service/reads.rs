@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::clock::now_ms;
-use super::record::MatchView;
+use super::record::{MatchRecord, MatchView};
 use super::{Error, EventView, Service, events, input};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Seat};
@@ -53,6 +53,16 @@ impl Service {
     ) -> Result<LegalMoves, Error> {
         let rec = self.load_current(id).await?;
         let seat = Self::require_seat(&rec, token)?;
+        self.legal_moves_of(rec, seat, hint).await
+    }
+
+    /// `seat`'s legal moves in `rec`, with an optional house-bot hint.
+    pub(super) async fn legal_moves_of(
+        &self,
+        rec: MatchRecord,
+        seat: Seat,
+        hint: Option<&str>,
+    ) -> Result<LegalMoves, Error> {
         let actions = rec.game.legal_actions(seat);
         let (version, turn) = (rec.version, rec.game.turn());
         let hint = match hint {
@@ -78,7 +88,8 @@ impl Service {
     ///
     /// # Errors
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `InvalidRequest`
-    /// for limits, `StoreUnavailable`.
+    /// for limits or an `after` past the match's last event,
+    /// `StoreUnavailable`.
     pub async fn events(
         &self,
         id: &str,
@@ -102,6 +113,15 @@ impl Service {
         let rec = self.load_current(id).await?;
         let seat = Self::seat_of(&rec, token)?;
         let mut raw = self.store.events_after(id, after, limit).await?;
+        if raw.is_empty() {
+            // Nothing will ever come after an event the match never made.
+            let last = self.store.last_seq(id).await?;
+            if after > last {
+                return Err(Error::InvalidRequest(format!(
+                    "there is no event {after} to resume after: the match's last event is {last}"
+                )));
+            }
+        }
         if raw.is_empty() && wait_ms > 0 {
             // Wake for new events, or when the move clock runs out.
             let mut wait = wait_ms;

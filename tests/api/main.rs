@@ -22,4 +22,5 @@ mod metrics;
 mod openapi;
 mod play;
 mod redis_fleet;
+mod semantics;
 mod stream_end;
