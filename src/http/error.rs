@@ -29,7 +29,7 @@ pub struct Problem {
     /// `headers_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
     /// `version_conflict`, `rate_limited`, `store_unavailable`, `busy`,
     /// `store_full`, `match_too_large`, `internal_error`.
-    #[schema(example = "illegal_move")]
+    #[schema(value_type = super::schema::problem::ProblemCode)]
     pub code: String,
     /// With `version_conflict`: the version stored now.
     #[serde(skip_serializing_if = "Option::is_none")]

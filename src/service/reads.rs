@@ -13,6 +13,8 @@ use crate::rules::{Action, Seat};
 pub struct LegalMoves {
     /// The match version these moves apply to.
     pub version: u64,
+    /// The number of the match's last event at that version.
+    pub last_seq: u64,
     /// The seat to act (null when the match is over).
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
@@ -55,6 +57,7 @@ impl Service {
         let seat = Self::require_seat(&rec, token)?;
         let actions = rec.game.legal_actions(seat);
         let (version, turn) = (rec.version, rec.game.turn());
+        let last_seq = rec.last_seq.unwrap_or(0);
         let hint = match hint {
             None => None,
             Some(name) => {
@@ -68,6 +71,7 @@ impl Service {
         };
         Ok(LegalMoves {
             version,
+            last_seq,
             turn,
             actions,
             hint,

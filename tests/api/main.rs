@@ -15,6 +15,7 @@ mod raw;
 
 mod browser;
 mod clock_stream;
+mod contract;
 mod errors;
 mod hardening;
 mod limits;
