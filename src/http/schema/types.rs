@@ -72,9 +72,11 @@ pub enum ShuffleMode {
     StackAndCut,
 }
 
-/// The options of a match. Every field has the default of docs/rules.md.
+/// The options of a match. Every field is optional, with the default of
+/// docs/rules.md (each field's description names it; the schema gives no
+/// `default` keyword, which some generators read as "always present").
 #[derive(Serialize, ToSchema)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     /// `pairs` (default), `abarrotada` or `abarrotada3`.
     #[schema(required = false)]
@@ -196,13 +198,6 @@ impl From<engine::ShuffleMode> for ShuffleMode {
             engine::ShuffleMode::Full => ShuffleMode::Full,
             engine::ShuffleMode::StackAndCut => ShuffleMode::StackAndCut,
         }
-    }
-}
-
-/// The engine's defaults (the schema shows them).
-impl Default for Rules {
-    fn default() -> Rules {
-        engine::Rules::default().into()
     }
 }
 
