@@ -80,11 +80,15 @@ pub struct SeatSpec {
     /// The house bot for a `bot` seat, and the stand-in on a timeout: a
     /// house bot name or a strength level (`easy`, `medium`, `hard`,
     /// `expert`).
-    #[schema(example = "heuristic")]
+    #[schema(value_type = Option<super::schema::HouseBot>)]
     pub bot: Option<String>,
     /// A display name: printable text (no control, bidi or zero-width
     /// characters), at most 64 characters.
-    #[schema(example = "alice", max_length = 64)]
+    #[schema(
+        example = "alice",
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: Option<String>,
 }
 
@@ -97,10 +101,11 @@ pub struct CreateMatch {
     pub rules: Rules,
     /// One entry per seat in seat order (4, or 3 for `abarrotada3`);
     /// default: every seat remote.
+    #[schema(min_items = 3, max_items = 4)]
     pub seats: Option<Vec<SeatSpec>>,
     /// A 256-bit seed as 64 hex digits, to replay a match; default: drawn
     /// from the OS secure random source.
-    #[schema(example = json!(null))]
+    #[schema(example = json!(null), pattern = "^[0-9a-fA-F]{64}$")]
     pub seed: Option<String>,
     /// Deal every hand as soon as the previous one is scored.
     #[serde(default)]

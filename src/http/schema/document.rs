@@ -1,10 +1,13 @@
 //! Finishing touches on the OpenAPI document that the handlers' own
 //! annotations cannot say: explicit `security` on every operation (`[]`
-//! where no token is taken), optional request bodies, and on every problem
-//! answer an example whose `code` belongs to its status.
+//! where no token is taken), optional request bodies, query and header
+//! parameters that are never `null` (a parameter is absent or has a
+//! value) with the exact form of `If-Match` and `Idempotency-Key`, and on
+//! every problem answer an example whose `code` belongs to its status.
 
 use utoipa::openapi::example::ExampleBuilder;
-use utoipa::openapi::path::Operation;
+use utoipa::openapi::path::{Operation, Parameter};
+use utoipa::openapi::schema::{Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi, RefOr, Required};
 
 use super::problem::{codes_of, example_title};
@@ -31,6 +34,54 @@ pub fn finish(api: &mut OpenApi) {
                 body.required = Some(Required::False);
             }
             problem_examples(op);
+            for p in op.parameters.iter_mut().flatten() {
+                if let RefOr::T(p) = p {
+                    tighten(p);
+                }
+            }
+        }
+    }
+}
+
+/// The form the server reads in a header, where it is stricter than "a
+/// string": `(name, pattern)`.
+const HEADER_PATTERNS: &[(&str, &str)] = &[
+    // The version, quoted or not, with an optional weak-tag prefix.
+    ("If-Match", r#"^(W/)?"?[0-9]{1,18}"?$"#),
+    // 1 to 200 visible ASCII characters.
+    ("Idempotency-Key", r"^[\x21-\x7E]{1,200}$"),
+];
+
+/// A parameter is absent or has a value, never `null`: drops `null` from
+/// its schema, and gives the headers of [`HEADER_PATTERNS`] their form.
+fn tighten(p: &mut Parameter) {
+    let Some(schema) = p.schema.as_mut() else {
+        return;
+    };
+    if let RefOr::T(Schema::OneOf(one)) = schema {
+        let not_null: Vec<_> = one
+            .items
+            .iter()
+            .filter(|s| !matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null)))
+            .cloned()
+            .collect();
+        if let [only] = not_null.as_slice() {
+            *schema = only.clone();
+        }
+    }
+    if let RefOr::T(Schema::Object(o)) = schema {
+        if let SchemaType::Array(types) = &o.schema_type {
+            let kept: Vec<Type> = types
+                .iter()
+                .filter(|t| **t != Type::Null)
+                .cloned()
+                .collect();
+            if let [only] = kept.as_slice() {
+                o.schema_type = SchemaType::Type(only.clone());
+            }
+        }
+        if let Some((_, pattern)) = HEADER_PATTERNS.iter().find(|(n, _)| *n == p.name) {
+            o.pattern = Some((*pattern).to_string());
         }
     }
 }

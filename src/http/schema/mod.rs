@@ -125,6 +125,25 @@ impl ToSchema for SideNumber {
     }
 }
 
+/// The schema of a house bot's name: the names [`bots::by_name`] knows.
+///
+/// [`bots::by_name`]: crate::bots::by_name
+pub struct HouseBot;
+
+impl PartialSchema for HouseBot {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A house bot (`random`, `heuristic`, `montecarlo`, `expert`) or a strength level (`easy`, `medium`, `hard`, `expert`).",
+            ))
+            .enum_values(Some(crate::bots::NAMES.iter().copied()))
+            .examples(["heuristic"])
+            .into()
+    }
+}
+impl ToSchema for HouseBot {}
+
 /// Lends each engine type `engine::T` the schema of the same-named type `T`
 /// of the calling module.
 macro_rules! lend {
