@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
 use super::schema::SeatNumber;
-use super::schema::actions::{Posted, parse_action};
+use super::schema::actions::{Posted, parse_action, whole};
 use super::wire::MatchView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{Act, ActRequest, Acted, Error, Service};
@@ -20,9 +20,11 @@ use crate::service::{Act, ActRequest, Acted, Error, Service};
 #[serde(deny_unknown_fields)]
 pub struct GuardBody {
     /// Act only if the match is still at this version (same as `If-Match`).
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
     /// The seat the client acts for; refused with `403` if the token's seat differs.
     #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -33,9 +35,11 @@ pub struct TrumpRequest {
     /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` (or `estevet` in abarrotada).
     pub choice: TrumpChoice,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
     /// The seat the client acts for; refused with `403` if the token's seat differs.
     #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -46,9 +50,11 @@ pub struct DoubleRequest {
     /// `contro`, `recontro`, `sant_vicenc` or `pass`.
     pub call: Call,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
     /// The seat the client acts for; refused with `403` if the token's seat differs.
     #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -59,9 +65,11 @@ pub struct PlayRequest {
     /// The card, e.g. `9O` (case-insensitive).
     pub card: Card,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
     /// The seat the client acts for; refused with `403` if the token's seat differs.
     #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -73,10 +81,19 @@ async fn act(
     act: Act,
     g: GuardBody,
 ) -> Result<HttpResponse, ApiError> {
+    let expected_version = match expected_version(g.expected_version, guards.if_match) {
+        Ok(v) => v,
+        // `If-Match` and `expected_version` disagree: at most one of them
+        // is the match's version, so the other is stale.
+        Err(_) => {
+            let guards = [g.expected_version, guards.if_match];
+            return Err(disagreeing_guards(svc, id, bearer, guards).await);
+        }
+    };
     let req = ActRequest {
         act,
         seat: g.seat,
-        expected_version: expected_version(g.expected_version, guards.if_match)?,
+        expected_version,
         idempotency_key: guards.idempotency_key,
     };
     Ok(match svc.act(id, bearer.0.as_deref(), req).await? {
@@ -85,6 +102,30 @@ async fn act(
             .content_type("application/json")
             .body(body),
     })
+}
+
+/// The refusal of an action whose two version guards (`expected_version`,
+/// `If-Match`) disagree: `409 version_conflict` naming one that is not the
+/// match's version (once the token is checked, as for any action).
+async fn disagreeing_guards(
+    svc: &Service,
+    id: &str,
+    bearer: Bearer,
+    guards: [Option<u64>; 2],
+) -> ApiError {
+    match svc.legal_moves(id, bearer.0.as_deref(), None).await {
+        Err(e) => e.into(),
+        Ok(now) => Error::VersionConflict {
+            // They disagree, so one of them is not the version now.
+            expected: guards
+                .into_iter()
+                .flatten()
+                .find(|&v| v != now.version)
+                .unwrap_or_default(),
+            current: now.version,
+        }
+        .into(),
+    }
 }
 
 macro_rules! action_doc {

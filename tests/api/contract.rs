@@ -246,3 +246,46 @@ async fn a_match_stored_before_versions_and_event_numbers_were_kept_still_loads(
     assert_eq!(page["events"][0]["version"], 2);
     assert_eq!(page["events"][0]["seq"], 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guards_that_disagree_are_a_version_conflict_and_whole_numbers_may_be_floats() {
+    let app = spawn_app(Backend::Memory).await;
+    let (id, tokens) = app.create(remote4()).await;
+    let dealer = tokens[0].as_deref();
+    let path = format!("/v1/matches/{id}/actions");
+    for (if_match, body) in [("\"0\"", 5), ("\"5\"", 0)] {
+        let r = app
+            .send(
+                reqwest::Method::POST,
+                &path,
+                dealer,
+                Some(json!({"type": "deal", "expected_version": body})),
+                &[("If-Match", if_match)],
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+        assert_eq!(r.json["code"], "version_conflict");
+        assert_eq!(r.json["current_version"], 0);
+    }
+    assert_eq!(
+        app.get(&format!("/v1/matches/{id}"), None).await.json["version"],
+        0
+    );
+    // JSON Schema's integers include `0.0`; a fraction is refused.
+    let r = app
+        .post(
+            &path,
+            dealer,
+            json!({"type": "deal", "expected_version": 0.5}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let r = app
+        .post(
+            &path,
+            dealer,
+            json!({"type": "deal", "expected_version": 0.0, "seat": 0.0}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}

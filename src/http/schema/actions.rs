@@ -56,6 +56,33 @@ tag!(TrumpTag, "trump");
 tag!(DoubleTag, "double");
 tag!(PlayTag, "play");
 
+/// Reads an optional whole number written either way JSON allows (`7` or
+/// `7.0`: JSON Schema's `integer` takes both), refusing a fraction or a
+/// value out of `T`'s range.
+///
+/// # Errors
+/// When the value is not a whole number that fits.
+pub fn whole<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error as _;
+    let Some(n) = Option::<serde_json::Number>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let whole = n.as_u64().or_else(|| {
+        n.as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(f))
+            .map(|f| f as u64)
+    });
+    let v =
+        whole.ok_or_else(|| D::Error::custom(format!("{n} is not a non-negative whole number")))?;
+    T::try_from(v)
+        .map(Some)
+        .map_err(|_| D::Error::custom(format!("{n} is out of range")))
+}
+
 /// Defines one action kind: its `type`, its own fields, then the guards a
 /// request may add.
 macro_rules! action {
@@ -74,11 +101,11 @@ macro_rules! action {
             /// Requests only (never in `legal_actions`): act only if the
             /// match is still at this version (as `If-Match`), else `409
             /// version_conflict`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default, deserialize_with = "whole", skip_serializing_if = "Option::is_none")]
             pub expected_version: Option<u64>,
             /// Requests only (never in `legal_actions`): the seat the client
             /// acts for; `403` when the token's seat differs.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(default, deserialize_with = "whole", skip_serializing_if = "Option::is_none")]
             #[schema(value_type = Option<super::SeatNumber>)]
             pub seat: Option<Seat>,
         }
@@ -322,5 +349,11 @@ mod tests {
         assert!(refused(json!({"type": "play"})).contains("card"));
         let d = refused(json!({"action": {"type": "deal"}, "type": "deal"}));
         assert!(d.contains("unknown field `action`"), "{d}");
+        // Whole numbers may be written `7.0`; fractions and overflows not.
+        let posted =
+            parse_action(json!({"type": "deal", "expected_version": 7.0, "seat": 1.0})).unwrap();
+        assert_eq!((posted.expected_version, posted.seat), (Some(7), Some(1)));
+        assert!(refused(json!({"type": "deal", "expected_version": 7.5})).contains("whole"));
+        assert!(refused(json!({"type": "deal", "seat": 300})).contains("range"));
     }
 }
