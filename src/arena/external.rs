@@ -24,6 +24,9 @@ pub struct Table {
     /// Actions applied so far (the deals included), as the server counts
     /// its version.
     pub version: u64,
+    /// Events the server would have written so far (`match_created` and
+    /// the engine's events), as its `last_seq`.
+    pub last_seq: u64,
     /// Who sits where.
     pub seats: Vec<SeatInfo>,
 }
@@ -55,6 +58,7 @@ pub fn ask(
     let api_view = MatchView {
         match_id: table.match_id.clone(),
         version: table.version,
+        last_seq: table.last_seq,
         seats: table.seats.clone(),
         deadline: None,
         game: view.clone(),

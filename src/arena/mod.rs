@@ -293,6 +293,8 @@ fn play_duplicate(
         let mut api = Table {
             match_id: format!("arena-{}-{i}-{k}", args.seed),
             version: 0,
+            // The server's first event is `match_created`.
+            last_seq: 1,
             seats: seats(args, players, mask),
         };
         while let Some(seat) = m.turn() {
@@ -319,6 +321,7 @@ fn play_duplicate(
                 ArenaError::Engine(format!("{} refused: {e}", external::json(&action)))
             })?;
             api.version += 1;
+            api.last_seq += events.len() as u64;
             events.clear();
         }
         // Per-seat means of A's and B's seats.

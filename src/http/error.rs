@@ -39,7 +39,7 @@ pub struct Problem {
     /// `version_conflict`, `idempotency_key_reused`, `rate_limited`,
     /// `store_unavailable`, `busy`, `store_full`, `match_too_large`,
     /// `internal_error`.
-    #[schema(example = "illegal_move")]
+    #[schema(value_type = super::schema::problem::ProblemCode)]
     pub code: String,
     /// With `illegal_move`, `wrong_phase` and `not_your_turn`: the rule the
     /// action breaks, as a stable word (the same in every language).

@@ -23,8 +23,10 @@ pub struct EventsQuery {
     /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// Wait up to this long for an event when there is none yet (default 0, at most 30000).
+    #[param(maximum = 30000)]
     pub wait_ms: Option<u64>,
     /// Most events to return (default and maximum 1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// The seat token, for clients that cannot send `Authorization` (RFC 6750
     /// §2.3); never together with the header. Prefer the header elsewhere.
@@ -37,6 +39,7 @@ pub struct EventsQuery {
 #[into_params(parameter_in = Query)]
 pub struct LegalQuery {
     /// A house bot (`random`, `heuristic`, `montecarlo`, `expert`, or a strength level `easy`, `medium`, `hard`, `expert`) whose choice to include as `hint`.
+    #[param(value_type = Option<super::schema::HouseBot>)]
     pub hint: Option<String>,
 }
 

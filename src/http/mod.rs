@@ -50,8 +50,9 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
             Create a match, then act for a seat with its token (`Authorization: Bearer <token>`, or the \
             Authorize button here). Every view lists `legal_actions`: post one of them verbatim to \
             `/v1/matches/{id}/actions`. Every error is `application/problem+json` with a stable `code`.",
-        license(name = "MIT")
+        license(name = "MIT", identifier = "MIT")
     ),
+    servers((url = "/", description = "The server that serves this document")),
     modifiers(&SeatTokenScheme),
     tags(
         (name = "matches", description = "Create matches and read them"),
@@ -106,6 +107,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     common_errors::add(&mut api);
     spec_headers::add(&mut api);
     spec_notes::add(&mut api);
+    schema::document::finish(&mut api);
     api
 }
 
@@ -212,7 +214,12 @@ fn app(
         .configure(routes)
         .into_app()
         .configure(web_client::routes)
-        .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .service(
+            SwaggerUi::new("/swagger-ui/{_:.*}")
+                .url("/api-docs/openapi.json", api)
+                // Keep the seat token entered under "Authorize" across reloads.
+                .config(utoipa_swagger_ui::Config::default().persist_authorization(true)),
+        )
         .default_service(web::to(allow::refuse))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(actix_web::middleware::from_fn(

@@ -153,8 +153,8 @@ impl Service {
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            events.extend(engine_events.into_iter().map(events::StoredEvent::Engine));
             rec.version += 1;
+            events::push_step(&mut rec, &mut events, None, engine_events);
             let now = now_ms();
             rec.deadline_ms = None;
             let driver::Advanced {

@@ -13,6 +13,8 @@ use crate::rules::{Action, Seat};
 pub struct LegalMoves {
     /// The match version these moves apply to.
     pub version: u64,
+    /// The number of the match's last event at that version.
+    pub last_seq: u64,
     /// The seat to act (null when the match is over).
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
@@ -65,6 +67,7 @@ impl Service {
     ) -> Result<LegalMoves, Error> {
         let actions = rec.game.legal_actions(seat);
         let (version, turn) = (rec.version, rec.game.turn());
+        let last_seq = rec.last_seq.unwrap_or(0);
         let hint = match hint {
             None => None,
             Some(name) => {
@@ -78,6 +81,7 @@ impl Service {
         };
         Ok(LegalMoves {
             version,
+            last_seq,
             turn,
             actions,
             hint,
@@ -115,7 +119,10 @@ impl Service {
         let mut raw = self.store.events_after(id, after, limit).await?;
         if raw.is_empty() {
             // Nothing will ever come after an event the match never made.
-            let last = self.store.last_seq(id).await?;
+            let last = match rec.last_seq {
+                Some(last) => last,
+                None => self.store.last_seq(id).await?,
+            };
             if after > last {
                 return Err(Error::InvalidRequest(format!(
                     "there is no event {after} to resume after: the match's last event is {last}"

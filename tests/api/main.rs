@@ -15,6 +15,8 @@ mod raw;
 
 mod browser;
 mod clock_stream;
+mod contract;
+mod contract_document;
 mod errors;
 mod hardening;
 mod limits;
