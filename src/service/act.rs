@@ -82,7 +82,9 @@ impl Service {
             if let Some(key) = &idem_key
                 && let Some(resp) = self.store.idempotent_response(id, key).await?
             {
-                return Ok(Acted::Replayed(resp));
+                return Ok(Acted::Replayed(
+                    self.remembered_answer(id, seat, resp).await?,
+                ));
             }
             if let Some(expected) = req.expected_version
                 && expected != rec.version
@@ -111,9 +113,9 @@ impl Service {
                 applied: house,
             } = self.driver.advance(rec, events, now).await?;
             let view = rec.view(Some(seat));
-            // The answer is serialized here only to be kept for a retry.
+            // The answer is kept for a retry only with a key.
             let body = match &idem_key {
-                Some(_) => Some(serde_json::to_string(&view)?),
+                Some(_) => Some(Self::answer_to_remember(&rec, &view)?),
                 None => None,
             };
             let idempotency = idem_key.as_deref().zip(body.as_deref());
@@ -125,7 +127,9 @@ impl Service {
                     return Ok(Acted::Applied(Box::new(view)));
                 }
                 CommitOutcome::Duplicate { response } => {
-                    return Ok(Acted::Replayed(response));
+                    return Ok(Acted::Replayed(
+                        self.remembered_answer(id, seat, response).await?,
+                    ));
                 }
                 CommitOutcome::Conflict { current_version } => {
                     if let Some(expected) = req.expected_version {

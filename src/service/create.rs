@@ -117,6 +117,7 @@ impl Service {
             on_timeout: req.on_timeout,
             deadline_ms: None,
             created_ms: now,
+            legacy_layout: false,
         };
         let events = vec![events::match_created(
             rec.game.dealer,
@@ -127,12 +128,7 @@ impl Service {
             events,
             applied: house,
         } = self.driver.advance(rec, events, now).await?;
-        let state = rec.encode()?;
-        if !self
-            .store
-            .create(&rec.id, rec.version, &state, &events::encode(&events)?)
-            .await?
-        {
+        if !self.store_new(&rec, &events).await? {
             return Err(Error::Internal("match id collision".into()));
         }
         metrics::metrics().matches_created.inc();

@@ -94,8 +94,20 @@ pub struct EventView {
 /// [`Error::Internal`] for a stored event that does not read back (a
 /// `hand_dealt` among them: it is never shown unredacted).
 pub fn redact(seq: u64, raw: &str, viewer: Option<Seat>) -> Result<EventView, Error> {
-    let body = match serde_json::from_str::<StoredEvent>(raw)? {
-        StoredEvent::Engine(e) => serde_json::to_value(redact_event(&e, viewer))?,
+    redact_stored(seq, &serde_json::from_str::<StoredEvent>(raw)?, viewer)
+}
+
+/// [`redact`] for an event already read back.
+///
+/// # Errors
+/// [`Error::Internal`] if it does not serialize.
+pub fn redact_stored(
+    seq: u64,
+    event: &StoredEvent,
+    viewer: Option<Seat>,
+) -> Result<EventView, Error> {
+    let body = match event {
+        StoredEvent::Engine(e) => serde_json::to_value(redact_event(e, viewer))?,
         StoredEvent::Service(e) => serde_json::to_value(e)?,
     };
     Ok(EventView { seq, body })

@@ -15,6 +15,7 @@
 mod act;
 mod bot_pool;
 mod clock;
+mod compact;
 mod create;
 pub mod driver;
 mod error;
@@ -25,6 +26,7 @@ pub mod metrics;
 mod persist;
 mod reads;
 mod record;
+mod replayed;
 mod tokens;
 
 use std::sync::Arc;

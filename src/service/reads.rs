@@ -101,6 +101,11 @@ impl Service {
         }
         let rec = self.load_current(id).await?;
         let seat = Self::seat_of(&rec, token)?;
+        if !rec.legacy_layout {
+            return self
+                .replayed_events(id, seat, after, wait_ms, limit, rec.deadline_ms)
+                .await;
+        }
         let mut raw = self.store.events_after(id, after, limit).await?;
         if raw.is_empty() && wait_ms > 0 {
             // Wake for new events, or when the move clock runs out.

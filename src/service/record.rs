@@ -51,6 +51,11 @@ pub struct MatchRecord {
     pub deadline_ms: Option<u64>,
     /// When the match was created (milliseconds since the Unix epoch).
     pub created_ms: u64,
+    /// Stored in the layout of servers before the compact one (the whole
+    /// record as JSON on every write): such a match plays on in it. Never
+    /// stored itself.
+    #[serde(skip)]
+    pub legacy_layout: bool,
 }
 
 /// What the server does when a seat's move clock runs out.
@@ -97,14 +102,6 @@ pub struct MatchView {
 }
 
 impl MatchRecord {
-    /// The record serialized for the store.
-    ///
-    /// # Errors
-    /// `Internal` if it does not serialize.
-    pub fn encode(&self) -> Result<String, super::Error> {
-        Ok(serde_json::to_string(self)?)
-    }
-
     /// The view of `viewer` (a seat, or `None` for a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> MatchView {
         let table = self.game.table();
