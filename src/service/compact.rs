@@ -282,6 +282,37 @@ pub fn replay(
             rec.game.first_dealer_card,
         ));
     }
+    let entries = run(&mut rec, log, upto, &mut sink)?;
+    Ok(Replayed {
+        rec,
+        entries,
+        last_seq: sink.seq,
+    })
+}
+
+/// Plays the log entries `log` on `rec` (a record read back before, with
+/// every entry up to these); returns how many entries it played.
+///
+/// # Errors
+/// As [`replay`]'s.
+pub fn apply(rec: &mut MatchRecord, log: &[String]) -> Result<u64, Error> {
+    run(
+        rec,
+        log,
+        None,
+        &mut Sink {
+            seq: 0,
+            window: None,
+        },
+    )
+}
+
+fn run(
+    rec: &mut MatchRecord,
+    log: &[String],
+    upto: Option<u64>,
+    sink: &mut Sink<'_>,
+) -> Result<u64, Error> {
     let mut engine: Vec<Event> = Vec::new();
     let mut entries = 0;
     for e in log {
@@ -317,11 +348,7 @@ pub fn replay(
         rec.deadline_ms = deadline;
         entries += 1;
     }
-    Ok(Replayed {
-        rec,
-        entries,
-        last_seq: sink.seq,
-    })
+    Ok(entries)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 
 mod act;
 mod bot_pool;
+mod cache;
 mod clock;
 mod compact;
 mod create;
@@ -81,6 +82,7 @@ pub struct Service {
     store: Arc<dyn MatchStore>,
     limits: Limits,
     driver: driver::Driver,
+    cache: cache::Cache,
 }
 
 impl Service {
@@ -99,6 +101,7 @@ impl Service {
             store: Arc::new(instrumented::Instrumented::new(store)),
             limits,
             driver,
+            cache: cache::Cache::default(),
         })
     }
 

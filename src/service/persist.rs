@@ -4,6 +4,7 @@
 //! then one log entry per commit. Matches stored by servers before that
 //! layout (the whole record as JSON) load and play on in their own layout.
 
+use super::cache::Cached;
 use super::clock::now_ms;
 use super::compact;
 use super::events::{self, StoredEvent};
@@ -30,7 +31,59 @@ impl Service {
     }
 
     pub(super) async fn load(&self, id: &str) -> Result<MatchRecord, Error> {
-        decode(&self.snapshot(id).await?)
+        if let Some((version, entries)) = self.cache.position(id)
+            && let Some(rec) = self.load_after(id, version, entries).await?
+        {
+            return Ok(rec);
+        }
+        let snap = self.snapshot(id).await?;
+        let rec = decode(&snap)?;
+        if !rec.legacy_layout {
+            self.cache.put(
+                id,
+                Cached {
+                    version: rec.version,
+                    entries: snap.log.len() as u64,
+                    rec: rec.clone(),
+                },
+            );
+        }
+        Ok(rec)
+    }
+
+    /// The match from the record kept at `version` with `entries` log
+    /// entries, and the entries written since; `None` when that record no
+    /// longer applies.
+    async fn load_after(
+        &self,
+        id: &str,
+        version: u64,
+        entries: u64,
+    ) -> Result<Option<MatchRecord>, Error> {
+        let snap = self
+            .store
+            .load_tail(id, entries, false)
+            .await?
+            .ok_or(Error::MatchNotFound)?;
+        if is_snapshot(&snap.state) || snap.version < version {
+            self.cache.forget(id);
+            return Ok(None);
+        }
+        let Some(mut c) = self.cache.get(id, version) else {
+            return Ok(None);
+        };
+        if snap.log.is_empty() && snap.version == version {
+            return Ok(Some(c.rec));
+        }
+        c.entries += compact::apply(&mut c.rec, &snap.log)?;
+        if c.rec.version != snap.version {
+            self.cache.forget(id);
+            return Ok(None);
+        }
+        let rec = c.rec.clone();
+        c.version = rec.version;
+        self.cache.put(id, c);
+        Ok(Some(rec))
     }
 
     /// Loads a match and plays, within the step budget, what needs no
@@ -92,7 +145,23 @@ impl Service {
             events: &events,
             idempotency,
         };
-        Ok(self.store.commit(&rec.id, commit).await?)
+        let outcome = self.store.commit(&rec.id, commit).await?;
+        if let CommitOutcome::Committed { .. } = outcome
+            && !rec.legacy_layout
+            && let Some((version, entries)) = self.cache.position(&rec.id)
+            && version == before
+        {
+            // What this write made is what the next read would rebuild.
+            self.cache.put(
+                &rec.id,
+                Cached {
+                    version: rec.version,
+                    entries: entries + 1,
+                    rec: rec.clone(),
+                },
+            );
+        }
+        Ok(outcome)
     }
 
     /// Stores a new match with the events of its creation; `false` if the

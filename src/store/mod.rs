@@ -137,6 +137,31 @@ pub trait MatchStore: Send + Sync + 'static {
     /// [`StoreError::Unavailable`] if the backend cannot be reached.
     async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError>;
 
+    /// [`MatchStore::load`] for a reader that already holds the first
+    /// `from` elements of the log and, unless `with_state`, the state: the
+    /// version, the state (left empty when not asked for, unless it is a
+    /// whole snapshot) and the log from element `from` on.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn load_tail(
+        &self,
+        id: &str,
+        from: u64,
+        with_state: bool,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        let mut snap = self.load(id).await?;
+        if let Some(s) = snap.as_mut() {
+            let skip = usize::try_from(from).unwrap_or(usize::MAX).min(s.log.len());
+            s.log.drain(..skip);
+            if !with_state && !is_snapshot(&s.state) {
+                s.state.clear();
+            }
+        }
+        Ok(snap)
+    }
+
     /// Atomically replaces the state and appends events if the stored version
     /// is still `c.expected_version`; see [`CommitOutcome`] for the outcomes
     /// that are not errors.

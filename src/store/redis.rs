@@ -254,11 +254,22 @@ impl MatchStore for RedisStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError> {
+        self.load_tail(id, 0, true).await
+    }
+
+    async fn load_tail(
+        &self,
+        id: &str,
+        from: u64,
+        with_state: bool,
+    ) -> Result<Option<Snapshot>, StoreError> {
         let [state_key, events_key, _] = keys(id);
         let got: Option<(u64, String, Vec<String>)> = self
             .load_script
             .key(state_key)
             .key(events_key)
+            .arg(from)
+            .arg(if with_state { "1" } else { "0" })
             .invoke_async(&mut self.conn())
             .await
             .map_err(unavailable)?;

@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use botifarra::store::{Commit, CommitOutcome, MatchStore, RedisStore, StoreError};
 
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::backends::redis::redis_url;
 
 const TTL: Duration = Duration::from_secs(3600);
@@ -348,10 +348,10 @@ async fn concurrent_commits_on_one_version_let_exactly_one_win(store: Arc<dyn Ma
 
 async fn ping_answers_and_kind_names_the_backend(store: Arc<dyn MatchStore>) {
     store.ping().await.unwrap();
-    assert!(["memory", "redis"].contains(&store.kind()));
+    assert!(["memory", "redis", "redis-cluster"].contains(&store.kind()));
 }
 
-both_stores!(
+all_stores!(
     create_then_load_returns_the_state,
     a_log_structured_match_loads_with_its_log,
     creating_an_existing_id_changes_nothing,

@@ -11,7 +11,7 @@ use botifarra::service::{Act, ActRequest, Acted, Limits, NewMatch, Service};
 use botifarra::store::{Commit, CommitOutcome, MatchStore};
 use serde_json::Value;
 
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::contract::new_id;
 
 const FIXTURE: &str = include_str!("fixtures/legacy-v0.json");
@@ -175,7 +175,7 @@ async fn a_retry_gets_the_first_answer_after_the_match_moved_on(store: Arc<dyn M
     panic!("no seat's retry came after other seats' moves");
 }
 
-both_stores!(
+all_stores!(
     a_match_stored_by_the_old_layout_loads_and_plays_on,
     a_retry_gets_the_first_answer_after_the_match_moved_on,
 );

@@ -8,6 +8,7 @@
 #[path = "../backends/mod.rs"]
 mod backends;
 
+mod cluster;
 mod contract;
 mod layout;
 mod outage;
