@@ -146,6 +146,7 @@ pub(crate) use both_stores;
 
 /// [`both_stores!`], and the same tests on a Redis Cluster as
 /// `cluster::NAME`.
+#[allow(unused_macros)]
 macro_rules! all_stores {
     ($($test:ident),+ $(,)?) => {
         $crate::backends::both_stores!($($test),+);
@@ -160,4 +161,5 @@ macro_rules! all_stores {
         }
     };
 }
+#[allow(unused_imports)]
 pub(crate) use all_stores;

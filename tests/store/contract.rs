@@ -1,7 +1,7 @@
 //! The `MatchStore` contract, run against every backend: each test below is
-//! an async fn taking the store, run once on `MemoryStore` and once on
-//! `RedisStore` by `both_stores!`. Redis-only properties (several
-//! instances, key layout, TTL) follow at the end.
+//! an async fn taking the store, run on `MemoryStore`, on `RedisStore` over
+//! one Redis and over a Redis Cluster by `all_stores!`. Redis-only
+//! properties (several instances, key layout, TTL) follow at the end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
