@@ -6,12 +6,17 @@
 //!     --conns 64 --matches 1000 --seconds 30 [--redis redis://127.0.0.1:6379/]
 //! cargo bench --bench http_load -- --mode soak --url http://127.0.0.1:8080 \
 //!     --bots 256 --seconds 120 [--redis redis://127.0.0.1:6379/]
+//! cargo bench --bench http_load -- --mode whole --url http://127.0.0.1:8080 \
+//!     --conns 64 --matches 64 --seconds 10 [--redis redis://127.0.0.1:6379/]
 //! ```
 //!
 //! - `play`: action throughput and latency (see `http_load/play.rs`).
 //! - `soak`: whole matches by many clients, 503s retried with the same
 //!   `Idempotency-Key`, every finished match replayed with the engine (see
 //!   `http_load/soak.rs` and `http_load/replay.rs`).
+//! - `whole`: whole matches of four remote seats, then views only: actions
+//!   and views per second, latency, bytes sent to Redis per action and
+//!   kept per finished match (see `http_load/whole.rs`).
 //! - `--redis`: also report the bytes Redis holds per active and per
 //!   finished match.
 //!
@@ -29,6 +34,8 @@ mod redis_mem;
 mod replay;
 #[path = "http_load/soak.rs"]
 mod soak;
+#[path = "http_load/whole.rs"]
+mod whole;
 
 use std::process::ExitCode;
 
@@ -41,6 +48,8 @@ enum Mode {
     Play,
     /// Whole matches by many clients, every finished one replayed.
     Soak,
+    /// Whole matches of four remote seats, then views only.
+    Whole,
 }
 
 /// HTTP load and soak tool for a server on this machine.
@@ -55,7 +64,7 @@ struct Flags {
     /// Connections (play mode).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     conns: u64,
-    /// Matches played in turn (play mode).
+    /// Matches played in turn (play mode), or to the end (whole mode).
     #[arg(long, default_value_t = 1000)]
     matches: usize,
     /// Concurrent clients (soak mode).
@@ -133,7 +142,16 @@ fn main() -> ExitCode {
         }
     };
     let result = rt.block_on(async move {
-        if flags.mode == Mode::Play {
+        if flags.mode == Mode::Whole {
+            whole::run(whole::WholeArgs {
+                url: flags.url,
+                conns: flags.conns as usize,
+                matches: flags.matches,
+                seconds: flags.seconds,
+                redis: flags.redis,
+            })
+            .await
+        } else if flags.mode == Mode::Play {
             play::run(play::PlayArgs {
                 url: flags.url,
                 conns: flags.conns as usize,

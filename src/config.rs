@@ -42,9 +42,14 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
-    /// Redis URL; without it matches are kept in memory.
-    #[arg(long, env = "REDIS_URL")]
+    /// Redis URL; without it (and without `--redis-cluster`) matches are
+    /// kept in memory.
+    #[arg(long, env = "REDIS_URL", conflicts_with = "redis_cluster")]
     pub redis_url: Option<String>,
+    /// Redis Cluster nodes, comma-separated `redis://host:port` URLs (any
+    /// of the cluster's nodes; the rest are discovered).
+    #[arg(long, env = "REDIS_CLUSTER_NODES", value_delimiter = ',')]
+    pub redis_cluster: Vec<String>,
     /// How long a match is kept after its last write, in seconds (Redis
     /// and memory stores alike).
     #[arg(long, env = "MATCH_TTL_SECS", default_value_t = 7 * 24 * 3600)]

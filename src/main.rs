@@ -72,7 +72,13 @@ fn serve(args: ServeArgs) -> std::process::ExitCode {
 }
 
 async fn run(args: ServeArgs) -> std::io::Result<()> {
+    let ttl = Duration::from_secs(args.match_ttl_secs);
     let store: Arc<dyn MatchStore> = match &args.redis_url {
+        None if !args.redis_cluster.is_empty() => Arc::new(
+            RedisStore::connect_cluster(&args.redis_cluster, ttl)
+                .await
+                .map_err(|e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}")))?,
+        ),
         Some(url) => Arc::new(
             RedisStore::connect(url, Duration::from_secs(args.match_ttl_secs))
                 .await

@@ -81,22 +81,23 @@ fn remembered(fingerprint: &str, answer: &str) -> String {
     format!("{fingerprint}\n{answer}")
 }
 
-/// The first answer, for a retry of the request of `fingerprint`.
+/// What was remembered with the first answer, for a retry of the request
+/// of `fingerprint`.
 ///
 /// # Errors
 /// [`Error::IdempotencyKeyReused`] when the key was used for another request.
 /// An answer remembered without a fingerprint (a JSON object, as servers
 /// stored them before) is taken for a retry.
-fn replay(stored: String, fingerprint: &str) -> Result<Acted, Error> {
+fn same_request(stored: String, fingerprint: &str) -> Result<String, Error> {
     match stored.split_once('\n') {
         Some((f, answer)) if !f.starts_with('{') => {
             if f == fingerprint {
-                Ok(Acted::Replayed(answer.to_string()))
+                Ok(answer.to_string())
             } else {
                 Err(Error::IdempotencyKeyReused)
             }
         }
-        _ => Ok(Acted::Replayed(stored)),
+        _ => Ok(stored),
     }
 }
 
@@ -134,7 +135,10 @@ impl Service {
             if let Some(key) = &idem_key
                 && let Some(resp) = self.store.idempotent_response(id, key).await?
             {
-                return replay(resp, &fingerprint);
+                let answer = same_request(resp, &fingerprint)?;
+                return Ok(Acted::Replayed(
+                    self.remembered_answer(id, seat, answer).await?,
+                ));
             }
             if let Some(expected) = req.expected_version
                 && expected != rec.version
@@ -163,9 +167,12 @@ impl Service {
                 applied: house,
             } = self.driver.advance(rec, events, now).await?;
             let view = rec.view(Some(seat));
-            // The answer is serialized here only to be kept for a retry.
+            // The answer is kept for a retry only with a key.
             let body = match &idem_key {
-                Some(_) => Some(remembered(&fingerprint, &serde_json::to_string(&view)?)),
+                Some(_) => Some(remembered(
+                    &fingerprint,
+                    &Self::answer_to_remember(&rec, &view)?,
+                )),
                 None => None,
             };
             let idempotency = idem_key.as_deref().zip(body.as_deref());
@@ -177,7 +184,10 @@ impl Service {
                     return Ok(Acted::Applied(Box::new(view)));
                 }
                 CommitOutcome::Duplicate { response } => {
-                    return replay(response, &fingerprint);
+                    let answer = same_request(response, &fingerprint)?;
+                    return Ok(Acted::Replayed(
+                        self.remembered_answer(id, seat, answer).await?,
+                    ));
                 }
                 CommitOutcome::Conflict { current_version } => {
                     if let Some(expected) = req.expected_version {

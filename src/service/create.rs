@@ -118,6 +118,7 @@ impl Service {
             deadline_ms: None,
             created_ms: now,
             last_seq: Some(1),
+            legacy_layout: false,
         };
         let events = vec![events::match_created(
             rec.game.dealer,
@@ -128,12 +129,7 @@ impl Service {
             events,
             applied: house,
         } = self.driver.advance(rec, events, now).await?;
-        let state = rec.encode()?;
-        if !self
-            .store
-            .create(&rec.id, rec.version, &state, &events::encode(&events)?)
-            .await?
-        {
+        if !self.store_new(&rec, &events).await? {
             return Err(Error::Internal("match id collision".into()));
         }
         metrics::metrics().matches_created.inc();

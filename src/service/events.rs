@@ -150,19 +150,26 @@ pub struct EventView {
 /// [`Error::Internal`] for a stored event that does not read back (a
 /// `hand_dealt` among them: it is never shown unredacted).
 pub fn redact(seq: u64, raw: &str, viewer: Option<Seat>) -> Result<EventView, Error> {
-    let StoredEvent {
-        event,
-        version,
-        turn,
-    } = serde_json::from_str::<StoredEvent>(raw)?;
-    let body = match event {
-        EventBody::Engine(e) => serde_json::to_value(redact_event(&e, viewer))?,
+    redact_stored(seq, &serde_json::from_str::<StoredEvent>(raw)?, viewer)
+}
+
+/// [`redact`] for an event already read back.
+///
+/// # Errors
+/// [`Error::Internal`] if it does not serialize.
+pub fn redact_stored(
+    seq: u64,
+    stored: &StoredEvent,
+    viewer: Option<Seat>,
+) -> Result<EventView, Error> {
+    let body = match &stored.event {
+        EventBody::Engine(e) => serde_json::to_value(redact_event(e, viewer))?,
         EventBody::Service(e) => serde_json::to_value(e)?,
     };
     Ok(EventView {
         seq,
-        version,
-        turn,
+        version: stored.version,
+        turn: stored.turn,
         body,
     })
 }

@@ -64,6 +64,15 @@ impl MatchStore for Instrumented {
         measured("load", self.inner.load(id)).await
     }
 
+    async fn load_tail(
+        &self,
+        id: &str,
+        from: u64,
+        with_state: bool,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        measured("load", self.inner.load_tail(id, from, with_state)).await
+    }
+
     async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError> {
         let r = measured("commit", self.inner.commit(id, c)).await;
         let outcome = match &r {

@@ -14,7 +14,9 @@
 
 mod act;
 mod bot_pool;
+mod cache;
 mod clock;
+mod compact;
 mod conditional;
 mod create;
 pub mod driver;
@@ -26,6 +28,7 @@ pub mod metrics;
 mod persist;
 mod reads;
 mod record;
+mod replayed;
 mod tokens;
 
 use std::sync::Arc;
@@ -81,6 +84,7 @@ pub struct Service {
     store: Arc<dyn MatchStore>,
     limits: Limits,
     driver: driver::Driver,
+    cache: cache::Cache,
 }
 
 impl Service {
@@ -99,6 +103,7 @@ impl Service {
             store: Arc::new(instrumented::Instrumented::new(store)),
             limits,
             driver,
+            cache: cache::Cache::default(),
         })
     }
 

@@ -1,17 +1,24 @@
 //! Loading a match record and saving it back with one compare-and-set.
+//!
+//! A match is stored in the compact layout of [`compact`]: its setup once,
+//! then one log entry per commit. Matches stored by servers before that
+//! layout (the whole record as JSON) load and play on in their own layout.
 
+use super::cache::Cached;
 use super::clock::now_ms;
+use super::compact;
 use super::events::{self, StoredEvent};
-use super::record::MatchRecord;
+use super::record::{MatchRecord, MatchView};
 use super::{Error, Service, driver, tokens};
 use crate::rules::Seat;
-use crate::store::{Commit, CommitOutcome};
+use crate::store::{Commit, CommitOutcome, Snapshot, is_snapshot};
 
 /// How many times the driver's steps are retried when another write wins.
 const ADVANCE_ATTEMPTS: usize = 8;
 
 impl Service {
-    pub(super) async fn load(&self, id: &str) -> Result<MatchRecord, Error> {
+    /// The stored match `id`, as the store holds it.
+    pub(super) async fn snapshot(&self, id: &str) -> Result<Snapshot, Error> {
         if id.is_empty()
             || id.len() > 64
             || !id
@@ -20,14 +27,67 @@ impl Service {
         {
             return Err(Error::MatchNotFound);
         }
-        let snap = self.store.load(id).await?.ok_or(Error::MatchNotFound)?;
-        let mut rec: MatchRecord = serde_json::from_str(&snap.state)?;
-        rec.version = snap.version;
-        if rec.last_seq.is_none() {
+        self.store.load(id).await?.ok_or(Error::MatchNotFound)
+    }
+
+    pub(super) async fn load(&self, id: &str) -> Result<MatchRecord, Error> {
+        if let Some((version, entries)) = self.cache.position(id)
+            && let Some(rec) = self.load_after(id, version, entries).await?
+        {
+            return Ok(rec);
+        }
+        let snap = self.snapshot(id).await?;
+        let mut rec = decode(&snap)?;
+        if rec.legacy_layout && rec.last_seq.is_none() {
             // Stored before the record counted its events.
             rec.last_seq = Some(self.store.last_seq(id).await?);
         }
+        if !rec.legacy_layout {
+            self.cache.put(
+                id,
+                Cached {
+                    version: rec.version,
+                    entries: snap.log.len() as u64,
+                    rec: rec.clone(),
+                },
+            );
+        }
         Ok(rec)
+    }
+
+    /// The match from the record kept at `version` with `entries` log
+    /// entries, and the entries written since; `None` when that record no
+    /// longer applies.
+    async fn load_after(
+        &self,
+        id: &str,
+        version: u64,
+        entries: u64,
+    ) -> Result<Option<MatchRecord>, Error> {
+        let snap = self
+            .store
+            .load_tail(id, entries, false)
+            .await?
+            .ok_or(Error::MatchNotFound)?;
+        if is_snapshot(&snap.state) || snap.version < version {
+            self.cache.forget(id);
+            return Ok(None);
+        }
+        let Some(mut c) = self.cache.get(id, version) else {
+            return Ok(None);
+        };
+        if snap.log.is_empty() && snap.version == version {
+            return Ok(Some(c.rec));
+        }
+        c.entries += compact::apply(&mut c.rec, &snap.log)?;
+        if c.rec.version != snap.version {
+            self.cache.forget(id);
+            return Ok(None);
+        }
+        let rec = c.rec.clone();
+        c.version = rec.version;
+        self.cache.put(id, c);
+        Ok(Some(rec))
     }
 
     /// Loads a match and plays, within the step budget, what needs no
@@ -69,16 +129,110 @@ impl Service {
         events: &[StoredEvent],
         idempotency: Option<(&str, &str)>,
     ) -> Result<CommitOutcome, Error> {
-        let state = rec.encode()?;
-        let events = events::encode(events)?;
+        let (state, events) = if rec.legacy_layout {
+            (Some(serde_json::to_string(rec)?), events::encode(events)?)
+        } else {
+            let moves = compact::moves_of(events);
+            if moves.len() as u64 != rec.version.saturating_sub(before) {
+                return Err(Error::Internal(format!(
+                    "{} moves to store for versions {before} to {}",
+                    moves.len(),
+                    rec.version
+                )));
+            }
+            (None, vec![compact::entry(&moves, rec.deadline_ms)])
+        };
         let commit = Commit {
             expected_version: before,
             new_version: rec.version,
-            state: &state,
+            state: state.as_deref(),
             events: &events,
             idempotency,
         };
-        Ok(self.store.commit(&rec.id, commit).await?)
+        let outcome = self.store.commit(&rec.id, commit).await?;
+        if let CommitOutcome::Committed { .. } = outcome
+            && !rec.legacy_layout
+            && let Some((version, entries)) = self.cache.position(&rec.id)
+            && version == before
+        {
+            // What this write made is what the next read would rebuild.
+            self.cache.put(
+                &rec.id,
+                Cached {
+                    version: rec.version,
+                    entries: entries + 1,
+                    rec: rec.clone(),
+                },
+            );
+        }
+        Ok(outcome)
+    }
+
+    /// Stores a new match with the events of its creation; `false` if the
+    /// id is taken.
+    ///
+    /// # Errors
+    /// `Internal` if the record does not serialize; the store's errors.
+    pub(super) async fn store_new(
+        &self,
+        rec: &MatchRecord,
+        events: &[StoredEvent],
+    ) -> Result<bool, Error> {
+        let moves = compact::moves_of(events);
+        if moves.len() as u64 != rec.version {
+            return Err(Error::Internal(format!(
+                "{} moves to store for version {}",
+                moves.len(),
+                rec.version
+            )));
+        }
+        let setup = compact::setup_of(rec)?;
+        let log = [compact::entry(&moves, rec.deadline_ms)];
+        Ok(self
+            .store
+            .create(&rec.id, rec.version, &setup, &log)
+            .await?)
+    }
+
+    /// What the store remembers as the answer `view` (of `rec`) to an
+    /// idempotent action: the version it was given at, from which the
+    /// answer is rebuilt (the whole answer for a match in the old layout).
+    ///
+    /// # Errors
+    /// `Internal` if the view does not serialize.
+    pub(super) fn answer_to_remember(rec: &MatchRecord, view: &MatchView) -> Result<String, Error> {
+        if rec.legacy_layout {
+            Ok(serde_json::to_string(view)?)
+        } else {
+            Ok(format!("@{}", rec.version))
+        }
+    }
+
+    /// The answer to a retry, from what the store remembered: `seat`'s view
+    /// of the match at the remembered version, serialized exactly as the
+    /// first answer was.
+    ///
+    /// # Errors
+    /// `Internal` for a remembered answer that does not read back; the
+    /// store's errors.
+    pub(super) async fn remembered_answer(
+        &self,
+        id: &str,
+        seat: Seat,
+        remembered: String,
+    ) -> Result<String, Error> {
+        let Some(version) = remembered.strip_prefix('@') else {
+            return Ok(remembered);
+        };
+        let version: u64 = version
+            .parse()
+            .map_err(|_| Error::Internal("remembered answer".into()))?;
+        let snap = self.snapshot(id).await?;
+        let past = compact::replay(&snap.state, &snap.log, Some(version), None)?;
+        if past.rec.version != version {
+            return Err(Error::Internal("remembered version not in the log".into()));
+        }
+        Ok(serde_json::to_string(&past.rec.view(Some(seat)))?)
     }
 
     /// The seat of `token` in `rec`; `None` without a token.
@@ -104,4 +258,25 @@ impl Service {
             Error::Unauthorized("send the seat token as `Authorization: Bearer <token>`".into())
         })
     }
+}
+
+/// The record of a stored match, in either layout.
+///
+/// # Errors
+/// `Internal` when the stored match does not read back.
+pub(super) fn decode(snap: &Snapshot) -> Result<MatchRecord, Error> {
+    if is_snapshot(&snap.state) {
+        let mut rec: MatchRecord = serde_json::from_str(&snap.state)?;
+        rec.version = snap.version;
+        rec.legacy_layout = true;
+        return Ok(rec);
+    }
+    let replayed = compact::replay(&snap.state, &snap.log, None, None)?;
+    if replayed.rec.version != snap.version {
+        return Err(Error::Internal(format!(
+            "stored match at version {} replays to {}",
+            snap.version, replayed.rec.version
+        )));
+    }
+    Ok(replayed.rec)
 }

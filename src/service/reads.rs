@@ -116,19 +116,22 @@ impl Service {
         }
         let rec = self.load_current(id).await?;
         let seat = Self::seat_of(&rec, token)?;
-        let mut raw = self.store.events_after(id, after, limit).await?;
-        if raw.is_empty() {
-            // Nothing will ever come after an event the match never made.
-            let last = match rec.last_seq {
-                Some(last) => last,
-                None => self.store.last_seq(id).await?,
-            };
-            if after > last {
-                return Err(Error::InvalidRequest(format!(
-                    "there is no event {after} to resume after: the match's last event is {last}"
-                )));
-            }
+        // Nothing will ever come after an event the match never made.
+        let last = match rec.last_seq {
+            Some(last) => last,
+            None => self.store.last_seq(id).await?,
+        };
+        if after > last {
+            return Err(Error::InvalidRequest(format!(
+                "there is no event {after} to resume after: the match's last event is {last}"
+            )));
         }
+        if !rec.legacy_layout {
+            return self
+                .replayed_events(id, seat, after, wait_ms, limit, rec.deadline_ms)
+                .await;
+        }
+        let mut raw = self.store.events_after(id, after, limit).await?;
         if raw.is_empty() && wait_ms > 0 {
             // Wake for new events, or when the move clock runs out.
             let mut wait = wait_ms;

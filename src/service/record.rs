@@ -56,6 +56,11 @@ pub struct MatchRecord {
     /// was kept (loading asks the store then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_seq: Option<u64>,
+    /// Stored in the layout of servers before the compact one (the whole
+    /// record as JSON on every write): such a match plays on in it. Never
+    /// stored itself.
+    #[serde(skip)]
+    pub legacy_layout: bool,
 }
 
 /// What the server does when a seat's move clock runs out.
@@ -105,14 +110,6 @@ pub struct MatchView {
 }
 
 impl MatchRecord {
-    /// The record serialized for the store.
-    ///
-    /// # Errors
-    /// `Internal` if it does not serialize.
-    pub fn encode(&self) -> Result<String, super::Error> {
-        Ok(serde_json::to_string(self)?)
-    }
-
     /// The view of `viewer` (a seat, or `None` for a spectator).
     pub fn view(&self, viewer: Option<Seat>) -> MatchView {
         let table = self.game.table();

@@ -2,8 +2,10 @@
 -- to completion before serving anything else. Key layout: see redis.rs.
 --
 -- KEYS: 1 state hash (fields v, s), 2 event list, 3 idempotency hash
--- ARGV: 1 expected version, 2 new version, 3 new state, 4 TTL in seconds,
---       5 notify channel, 6 match id, 7 '1' if an idempotency key follows,
+-- ARGV: 1 expected version, 2 new version, 3 '=' and the new state, or ''
+--       to keep the stored one, 4 TTL in seconds,
+--       5 announcement: 'PUBLISH <channel>' or 'SPUBLISH <channel>',
+--       6 match id, 7 '1' if an idempotency key follows,
 --       8 idempotency key, 9 response to remember, 10.. events in order
 -- Returns {kind, value}: {'committed', first_seq}, {'duplicate', response},
 -- {'conflict', current_version} or {'missing', ''}.
@@ -26,7 +28,11 @@ if current ~= ARGV[1] then
   return {'conflict', current}
 end
 
-redis.call('HSET', state_key, 'v', ARGV[2], 's', ARGV[3])
+if ARGV[3] == '' then
+  redis.call('HSET', state_key, 'v', ARGV[2])
+else
+  redis.call('HSET', state_key, 'v', ARGV[2], 's', string.sub(ARGV[3], 2))
+end
 local first_seq = redis.call('LLEN', events_key) + 1
 local last_seq = first_seq - 1
 -- Push in slices: unpack() of thousands of values overflows Lua's C stack.
@@ -55,6 +61,7 @@ redis.call('EXPIRE', state_key, ARGV[4])
 redis.call('EXPIRE', events_key, ARGV[4])
 redis.call('EXPIRE', idem_key, ARGV[4])
 if last_seq >= first_seq then
-  redis.call('PUBLISH', ARGV[5], ARGV[6] .. ' ' .. last_seq)
+  local cmd, channel = string.match(ARGV[5], '^(%S+) (.+)$')
+  redis.call(cmd, channel, ARGV[6] .. ' ' .. last_seq)
 end
 return {'committed', tostring(first_seq)}

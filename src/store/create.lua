@@ -1,7 +1,8 @@
 -- Creates a match unless its id is taken. Key layout: see redis.rs.
 --
 -- KEYS: 1 state hash (fields v, s), 2 event list, 3 idempotency hash
--- ARGV: 1 version, 2 state, 3 TTL in seconds, 4 notify channel,
+-- ARGV: 1 version, 2 state, 3 TTL in seconds, 4 announcement: 'PUBLISH <channel>' or
+--       'SPUBLISH <channel>',
 --       5 match id, 6.. events in order
 -- Returns 1 if created, 0 if the id was already taken.
 local state_key, events_key, idem_key = KEYS[1], KEYS[2], KEYS[3]
@@ -24,6 +25,7 @@ end
 redis.call('EXPIRE', state_key, ARGV[3])
 redis.call('EXPIRE', events_key, ARGV[3])
 if last_seq > 0 then
-  redis.call('PUBLISH', ARGV[4], ARGV[5] .. ' ' .. last_seq)
+  local cmd, channel = string.match(ARGV[4], '^(%S+) (.+)$')
+  redis.call(cmd, channel, ARGV[5] .. ' ' .. last_seq)
 end
 return 1

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::sync::watch;
 
-use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
+use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError, is_snapshot};
 
 /// Keeps every match in a `HashMap` behind a `std::sync::Mutex`.
 ///
@@ -207,6 +207,11 @@ impl MatchStore for MemoryStore {
         Ok(self.live(&mut inner, id).map(|e| Snapshot {
             version: e.version,
             state: e.state.clone(),
+            log: if is_snapshot(&e.state) {
+                Vec::new()
+            } else {
+                e.events.clone()
+            },
         }))
     }
 
@@ -227,7 +232,7 @@ impl MatchStore for MemoryStore {
                 current_version: entry.version,
             });
         }
-        let grows = (c.state.len()
+        let grows = (c.state.map_or(entry.state.len(), str::len)
             + total_len(c.events)
             + c.idempotency.map_or(0, |(k, r)| k.len() + r.len()))
         .saturating_sub(entry.state.len());
@@ -237,7 +242,9 @@ impl MatchStore for MemoryStore {
         let before = entry.bytes;
         let first_seq = seq_of(entry.events.len()) + 1;
         entry.version = c.new_version;
-        c.state.clone_into(&mut entry.state);
+        if let Some(state) = c.state {
+            state.clone_into(&mut entry.state);
+        }
         entry.events.extend_from_slice(c.events);
         if let Some((key, response)) = c.idempotency {
             // Only the latest key of each slot is kept (see `Commit`).

@@ -1,10 +1,17 @@
 //! Where matches live between requests.
 //!
 //! The store knows nothing about Botifarra: it keeps, per match, an opaque
-//! state string (JSON written by the service), a version number, an
-//! append-only list of event strings numbered 1, 2, 3, … and, for each
-//! idempotency slot (a seat), the response to its latest idempotent request. Every write is a compare-and-set on
-//! the version, so two servers acting on the same match can never both win.
+//! state string written by the service, a version number, an append-only
+//! list of strings numbered 1, 2, 3, … (the match's log) and, for each
+//! idempotency slot (a seat), the response to its latest idempotent
+//! request. Every write is a compare-and-set on the version, so two servers
+//! acting on the same match can never both win.
+//!
+//! A state that begins with `{` is a whole snapshot of the match, and its
+//! list holds one event per element. Any other state is written once, at
+//! creation, and the match lives in its list (one entry per commit, which
+//! the service replays): [`MatchStore::load`] then returns the list with
+//! the state, and commits leave the state as it is.
 //!
 //! Two implementations share one contract (see `tests/store_contract.rs`):
 //! [`MemoryStore`] for a single process, and [`RedisStore`] for several
@@ -28,6 +35,14 @@ pub struct Snapshot {
     pub version: u64,
     /// The serialized match, exactly as the service wrote it.
     pub state: String,
+    /// Every element of the list, in order, when `state` does not begin
+    /// with `{`; empty otherwise.
+    pub log: Vec<String>,
+}
+
+/// Whether a state is a whole snapshot (its list is not loaded with it).
+pub fn is_snapshot(state: &str) -> bool {
+    state.starts_with('{')
 }
 
 /// What happened to a [`Commit`].
@@ -63,9 +78,10 @@ pub struct Commit<'a> {
     /// The version to store; normally `expected_version + 1`, larger when
     /// the service folds several steps (bot moves, say) into one commit.
     pub new_version: u64,
-    /// The new serialized state.
-    pub state: &'a str,
-    /// Events to append, in order; each gets the next sequence number.
+    /// The new serialized state; `None` keeps the stored one.
+    pub state: Option<&'a str>,
+    /// Events (or log entries) to append, in order; each gets the next
+    /// sequence number.
     pub events: &'a [String],
     /// `(key, response)`: the key, already namespaced by the caller as
     /// `<slot>:<key>` (for example `"seat2:abc"`), and the response a retry
@@ -112,12 +128,39 @@ pub trait MatchStore: Send + Sync + 'static {
         events: &[String],
     ) -> Result<bool, StoreError>;
 
-    /// Reads a match's current version and state; `None` if it does not exist.
+    /// Reads a match's current version and state (and its whole list, for a
+    /// state that is not a snapshot: see [`Snapshot::log`]), in one
+    /// consistent read; `None` if it does not exist.
     ///
     /// # Errors
     ///
     /// [`StoreError::Unavailable`] if the backend cannot be reached.
     async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError>;
+
+    /// [`MatchStore::load`] for a reader that already holds the first
+    /// `from` elements of the log and, unless `with_state`, the state: the
+    /// version, the state (left empty when not asked for, unless it is a
+    /// whole snapshot) and the log from element `from` on.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn load_tail(
+        &self,
+        id: &str,
+        from: u64,
+        with_state: bool,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        let mut snap = self.load(id).await?;
+        if let Some(s) = snap.as_mut() {
+            let skip = usize::try_from(from).unwrap_or(usize::MAX).min(s.log.len());
+            s.log.drain(..skip);
+            if !with_state && !is_snapshot(&s.state) {
+                s.state.clear();
+            }
+        }
+        Ok(snap)
+    }
 
     /// Atomically replaces the state and appends events if the stored version
     /// is still `c.expected_version`; see [`CommitOutcome`] for the outcomes

@@ -8,7 +8,7 @@
 //! | key | type | content |
 //! | --- | --- | --- |
 //! | `bf:{<id>}:state` | hash | `v`: the version, `s`: the state |
-//! | `bf:{<id>}:ev` | list | event JSON; event `seq` is at index `seq - 1` |
+//! | `bf:{<id>}:ev` | list | the match's log (or, for a whole snapshot, its events); element `seq` is at index `seq - 1` |
 //! | `bf:{<id>}:idem` | hash | idempotency key → remembered response, and `\0last:<slot>` → the slot's latest key |
 //!
 //! All three expire together: every write sets their TTL again.
@@ -17,6 +17,8 @@
 //!
 //! Writes are Lua scripts (`create.lua`, `commit.lua`), which Redis runs
 //! atomically; the version check inside the script is the compare-and-set.
+//! A load is one script too (`load.lua`), so the state and the log it
+//! returns are of the same version.
 //! `WATCH`/`MULTI`/`EXEC` would be wrong here: the connection is multiplexed
 //! and shared, so one request's `WATCH` would guard another's transaction.
 //!
@@ -27,8 +29,18 @@
 //! (never the shared one, which a blocking read would stall) and wakes its
 //! local waiters; since messages sent while that connection is down are
 //! lost, waiters also re-read the last seq every so often.
+//!
+//! # Redis Cluster
+//!
+//! [`RedisStore::connect_cluster`] talks to a cluster: every command goes
+//! to the node owning its key's slot, and since every key of a match
+//! carries the hash tag `{<id>}`, a script's keys are always on one node.
+//! Commits announce new events with sharded pub/sub instead (see
+//! `redis/sharded.rs`), on a channel in the match's own slot.
 
+mod conn;
 mod notify;
+mod sharded;
 
 use std::fmt::Display;
 use std::sync::Arc;
@@ -36,12 +48,15 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, Script};
+use redis::cluster::ClusterClientBuilder;
+use redis::{Client, ProtocolVersion, Script};
 use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
+use self::conn::Conn;
 use self::notify::{Waiters, run_subscriber};
+use self::sharded::Sharded;
 use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
 
 /// The pub/sub channel on which commits announce new events.
@@ -61,11 +76,14 @@ const DEFAULT_RECHECK: Duration = Duration::from_millis(500);
 /// background task holds a second connection for pub/sub notifications and
 /// is stopped when the store is dropped.
 pub struct RedisStore {
-    conn: ConnectionManager,
+    conn: Conn,
+    /// Sharded subscriptions, on a cluster.
+    sharded: Option<Arc<Sharded>>,
     ttl_secs: u64,
     recheck: Duration,
     create_script: Script,
     commit_script: Script,
+    load_script: Script,
     waiters: Arc<Waiters>,
     subscriber: AbortHandle,
 }
@@ -130,11 +148,13 @@ impl RedisStore {
         }
 
         Ok(Self {
-            conn,
+            conn: Conn::Single(conn),
+            sharded: None,
             ttl_secs: ttl.as_secs().max(1),
             recheck: DEFAULT_RECHECK,
             create_script: Script::new(include_str!("create.lua")),
             commit_script: Script::new(include_str!("commit.lua")),
+            load_script: Script::new(include_str!("load.lua")),
             waiters,
             subscriber,
         })
@@ -149,8 +169,54 @@ impl RedisStore {
         self
     }
 
-    fn conn(&self) -> ConnectionManager {
+    /// Connects to the Redis Cluster that `nodes` (`redis://host:port`
+    /// URLs, at least one) belong to; otherwise as [`RedisStore::connect`].
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if a URL is invalid or no node answers.
+    pub async fn connect_cluster(nodes: &[String], ttl: Duration) -> Result<Self, StoreError> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let client = ClusterClientBuilder::new(nodes.to_vec())
+            .use_protocol(ProtocolVersion::RESP3)
+            .push_sender(tx)
+            .connection_timeout(CONNECT_TIMEOUT)
+            .response_timeout(RESPONSE_TIMEOUT)
+            .retries(1)
+            .min_retry_wait(100)
+            .max_retry_wait(500)
+            .build()
+            .map_err(unavailable)?;
+        let conn = timeout(CONNECT_TIMEOUT * 3, client.get_async_connection())
+            .await
+            .map_err(unavailable)?
+            .map_err(unavailable)?;
+        let waiters = Arc::new(Waiters::default());
+        let subscriber = tokio::spawn(sharded::run_pushes(rx, Arc::clone(&waiters))).abort_handle();
+        Ok(Self {
+            sharded: Some(Sharded::new(conn.clone())),
+            conn: Conn::Cluster(conn),
+            ttl_secs: ttl.as_secs().max(1),
+            recheck: DEFAULT_RECHECK,
+            create_script: Script::new(include_str!("create.lua")),
+            commit_script: Script::new(include_str!("commit.lua")),
+            load_script: Script::new(include_str!("load.lua")),
+            waiters,
+            subscriber,
+        })
+    }
+
+    fn conn(&self) -> Conn {
         self.conn.clone()
+    }
+
+    /// How a write to match `id` announces new events: the command and
+    /// channel, as the scripts take them.
+    fn announce(&self, id: &str) -> String {
+        match self.sharded {
+            Some(_) => format!("SPUBLISH {}", sharded::channel(id)),
+            None => format!("PUBLISH {NOTIFY_CHANNEL}"),
+        }
     }
 }
 
@@ -175,7 +241,7 @@ impl MatchStore for RedisStore {
         call.arg(version)
             .arg(state)
             .arg(self.ttl_secs)
-            .arg(NOTIFY_CHANNEL)
+            .arg(self.announce(id))
             .arg(id);
         for event in events {
             call.arg(event);
@@ -188,28 +254,42 @@ impl MatchStore for RedisStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Snapshot>, StoreError> {
-        let [state_key, ..] = keys(id);
-        let (version, state): (Option<u64>, Option<String>) = redis::cmd("HMGET")
-            .arg(state_key)
-            .arg("v")
-            .arg("s")
-            .query_async(&mut self.conn())
+        self.load_tail(id, 0, true).await
+    }
+
+    async fn load_tail(
+        &self,
+        id: &str,
+        from: u64,
+        with_state: bool,
+    ) -> Result<Option<Snapshot>, StoreError> {
+        let [state_key, events_key, _] = keys(id);
+        let got: Option<(u64, String, Vec<String>)> = self
+            .load_script
+            .key(state_key)
+            .key(events_key)
+            .arg(from)
+            .arg(if with_state { "1" } else { "0" })
+            .invoke_async(&mut self.conn())
             .await
             .map_err(unavailable)?;
-        Ok(version
-            .zip(state)
-            .map(|(version, state)| Snapshot { version, state }))
+        Ok(got.map(|(version, state, log)| Snapshot {
+            version,
+            state,
+            log,
+        }))
     }
 
     async fn commit(&self, id: &str, c: Commit<'_>) -> Result<CommitOutcome, StoreError> {
         let [state_key, events_key, idem_key] = keys(id);
         let mut call = self.commit_script.prepare_invoke();
         call.key(state_key).key(events_key).key(idem_key);
+        let state = c.state.map_or_else(String::new, |s| format!("={s}"));
         call.arg(c.expected_version)
             .arg(c.new_version)
-            .arg(c.state)
+            .arg(state)
             .arg(self.ttl_secs)
-            .arg(NOTIFY_CHANNEL)
+            .arg(self.announce(id))
             .arg(id);
         match c.idempotency {
             Some((key, response)) => call.arg("1").arg(key).arg(response),
@@ -297,9 +377,13 @@ impl MatchStore for RedisStore {
         timeout_after: Duration,
     ) -> Result<u64, StoreError> {
         let deadline = Instant::now() + timeout_after;
-        // Register before the first read, so a commit landing in between
-        // still wakes us.
+        // Register (and, on a cluster, subscribe) before the first read, so
+        // a commit landing in between still wakes us.
         let mut waiter = self.waiters.register(id);
+        let _hold = match &self.sharded {
+            Some(sharded) => Some(sharded.hold(id).await?),
+            None => None,
+        };
         let mut last = self.last_seq(id).await?;
         while last <= after {
             let now = Instant::now();
@@ -332,6 +416,9 @@ impl MatchStore for RedisStore {
     }
 
     fn kind(&self) -> &'static str {
-        "redis"
+        match self.conn {
+            Conn::Single(_) => "redis",
+            Conn::Cluster(_) => "redis-cluster",
+        }
     }
 }

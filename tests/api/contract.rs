@@ -189,62 +189,54 @@ async fn a_match_stored_before_versions_and_event_numbers_were_kept_still_loads(
     let store: Arc<dyn MatchStore> = Arc::new(MemoryStore::new());
     let app = spawn_with_store(Arc::clone(&store)).await;
     let (id, tokens) = app.create(remote4()).await;
-    let token = tokens[0].as_deref().unwrap();
-    let r = app
-        .post(&format!("/v1/matches/{id}/deal"), Some(token), json!({}))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    // The same match as an older server stored it: no `last_seq` in the
-    // record, no `version` or `turn` in the events.
+    // The same match as an older server stored it: the whole record as
+    // JSON without `last_seq`, its event without `version` or `turn`. The
+    // record is the new match's setup (the record before its first move).
     let snap = store.load(&id).await.unwrap().unwrap();
-    let mut state: Value = serde_json::from_str(&snap.state).unwrap();
+    let setup = snap.state.strip_prefix('1').expect("a compact setup");
+    let mut state: Value = serde_json::from_str(setup).unwrap();
     state.as_object_mut().unwrap().remove("last_seq");
     state["id"] = json!("legacy");
-    let events: Vec<String> = store
-        .events_after(&id, 0, 100)
+    let page = app
+        .get(&format!("/v1/matches/{id}/events"), None)
         .await
-        .unwrap()
-        .into_iter()
-        .map(|(_, e)| {
-            let mut v: Value = serde_json::from_str(&e).unwrap();
-            let o = v.as_object_mut().unwrap();
-            o.remove("version");
-            o.remove("turn");
-            v.to_string()
-        })
-        .collect();
-    assert_eq!(events.len(), 2);
+        .json;
+    let mut created = page["events"][0].clone();
+    assert_eq!(created["type"], "match_created");
+    for field in ["seq", "version", "turn"] {
+        created.as_object_mut().unwrap().remove(field);
+    }
     assert!(
         store
-            .create("legacy", snap.version, &state.to_string(), &events)
+            .create("legacy", 0, &state.to_string(), &[created.to_string()])
             .await
             .unwrap()
     );
-    let view = app.get("/v1/matches/legacy", Some(token)).await;
+    let view = app.get("/v1/matches/legacy", tokens[0].as_deref()).await;
     assert_eq!(view.status, StatusCode::OK, "{}", view.text);
-    assert_eq!(view.json["last_seq"], 2);
-    let page = app.get("/v1/matches/legacy/events", Some(token)).await.json;
-    assert_eq!(page["events"][1]["type"], "hand_dealt");
-    assert!(page["events"][1].get("version").is_none());
-    assert!(page["events"][1].get("turn").is_none());
+    assert_eq!(view.json["last_seq"], 1);
+    let page = app.get("/v1/matches/legacy/events", None).await.json;
+    assert_eq!(page["events"][0]["type"], "match_created");
+    assert!(page["events"][0].get("version").is_none());
+    assert!(page["events"][0].get("turn").is_none());
     // Its next move is recorded the new way, numbered on from the old.
-    let chooser = view.json["turn"].as_u64().unwrap() as usize;
-    let t = tokens[chooser].as_deref();
+    let dealer = view.json["turn"].as_u64().unwrap() as usize;
     let r = app
         .post(
-            "/v1/matches/legacy/trump",
-            t,
-            json!({"choice": "botifarra"}),
+            "/v1/matches/legacy/deal",
+            tokens[dealer].as_deref(),
+            json!({}),
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(r.json["last_seq"], 3);
+    assert_eq!(r.json["last_seq"], 2);
     let page = app
-        .get("/v1/matches/legacy/events?after=2", None)
+        .get("/v1/matches/legacy/events?after=1", None)
         .await
         .json;
-    assert_eq!(page["events"][0]["version"], 2);
-    assert_eq!(page["events"][0]["seq"], 3);
+    assert_eq!(page["events"][0]["type"], "hand_dealt");
+    assert_eq!(page["events"][0]["version"], 1);
+    assert_eq!(page["events"][0]["seq"], 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

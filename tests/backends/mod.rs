@@ -10,6 +10,7 @@
 
 #![allow(dead_code)]
 
+pub mod cluster;
 pub mod redis;
 
 use std::future::Future;
@@ -25,6 +26,8 @@ pub enum Backend {
     Memory,
     /// Redis: `REDIS_URL`, or a throwaway server the tests start.
     Redis,
+    /// A throwaway three-node Redis Cluster the tests start.
+    Cluster,
 }
 
 impl Backend {
@@ -33,6 +36,7 @@ impl Backend {
         match self {
             Backend::Memory => "memory",
             Backend::Redis => "redis",
+            Backend::Cluster => "redis-cluster",
         }
     }
 }
@@ -50,6 +54,11 @@ pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn M
                     .expect("connect to the test Redis"),
             )
         }
+        Backend::Cluster => Arc::new(
+            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
+                .await
+                .expect("connect to the test Redis Cluster"),
+        ),
     };
     assert_eq!(store.kind(), backend.kind());
     store
@@ -66,6 +75,11 @@ pub async fn store_with_ttl(backend: Backend, ttl: Duration) -> Arc<dyn MatchSto
             RedisStore::connect(&redis::redis_url(), ttl)
                 .await
                 .expect("connect to the test Redis"),
+        ),
+        Backend::Cluster => Arc::new(
+            RedisStore::connect_cluster(&cluster::cluster_urls(), ttl)
+                .await
+                .expect("connect to the test Redis Cluster"),
         ),
     }
 }
@@ -129,3 +143,23 @@ macro_rules! both_stores {
     };
 }
 pub(crate) use both_stores;
+
+/// [`both_stores!`], and the same tests on a Redis Cluster as
+/// `cluster::NAME`.
+#[allow(unused_macros)]
+macro_rules! all_stores {
+    ($($test:ident),+ $(,)?) => {
+        $crate::backends::both_stores!($($test),+);
+        /// The store-parametrized tests of this module on a Redis Cluster.
+        mod cluster {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    $crate::backends::run($crate::backends::Backend::Cluster, super::$test).await;
+                }
+            )+
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use all_stores;

@@ -55,6 +55,8 @@ pub struct RedisProcess {
     /// With persistence: the directory of the append-only file, so data
     /// survives a crash and restart.
     persist_dir: Option<std::path::PathBuf>,
+    /// Further options (a cluster node's).
+    extra: Vec<String>,
 }
 
 impl RedisProcess {
@@ -91,6 +93,7 @@ impl RedisProcess {
             server: None,
             watchdog: None,
             persist_dir: None,
+            extra: Vec::new(),
         };
         process.launch()?;
         Ok(process)
@@ -114,11 +117,53 @@ impl RedisProcess {
             server: None,
             watchdog: None,
             persist_dir: Some(dir),
+            extra: Vec::new(),
         };
         process
             .launch()
             .unwrap_or_else(|e| panic!("could not start redis-server: {e}"));
         process
+    }
+
+    /// Starts a persistent Redis Cluster node (not yet part of a cluster)
+    /// on a free port whose cluster bus port (+10000) is free too.
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH` or does not come up.
+    pub fn start_cluster_node() -> Self {
+        let mut last_error = String::new();
+        for _ in 0..20 {
+            let port = free_port();
+            if port > 55_000 || TcpListener::bind(("127.0.0.1", port + 10_000)).is_err() {
+                continue;
+            }
+            let dir = std::env::temp_dir()
+                .join(format!("botifarra-cluster-{}-{port}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("create the Redis data directory");
+            let mut process = Self {
+                port,
+                server: None,
+                watchdog: None,
+                persist_dir: Some(dir),
+                extra: [
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "2000",
+                ]
+                .map(String::from)
+                .to_vec(),
+            };
+            match process.launch() {
+                Ok(()) => return process,
+                Err(e) => last_error = e,
+            }
+        }
+        panic!("could not start a cluster node: {last_error}");
     }
 
     /// The port the server listens on (kept across restarts).
@@ -181,6 +226,7 @@ impl RedisProcess {
         let mut server = Command::new("redis-server")
             .args(["--port", &port, "--bind", "127.0.0.1", "--daemonize", "no"])
             .args(persistence)
+            .args(&self.extra)
             .arg("--dir")
             .arg(&dir)
             .stdin(Stdio::null())

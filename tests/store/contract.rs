@@ -1,7 +1,7 @@
 //! The `MatchStore` contract, run against every backend: each test below is
-//! an async fn taking the store, run once on `MemoryStore` and once on
-//! `RedisStore` by `both_stores!`. Redis-only properties (several
-//! instances, key layout, TTL) follow at the end.
+//! an async fn taking the store, run on `MemoryStore`, on `RedisStore` over
+//! one Redis and over a Redis Cluster by `all_stores!`. Redis-only
+//! properties (several instances, key layout, TTL) follow at the end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,13 +9,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use botifarra::store::{Commit, CommitOutcome, MatchStore, RedisStore, StoreError};
 
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::backends::redis::redis_url;
 
 const TTL: Duration = Duration::from_secs(3600);
 
 /// A match id no other test (or earlier run on a shared Redis) uses.
-fn new_id() -> String {
+pub fn new_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -34,7 +34,7 @@ fn commit<'a>(expected: u64, state: &'a str, events: &'a [String]) -> Commit<'a>
     Commit {
         expected_version: expected,
         new_version: expected + 1,
-        state,
+        state: Some(state),
         events,
         idempotency: None,
     }
@@ -59,6 +59,53 @@ async fn create_then_load_returns_the_state(store: Arc<dyn MatchStore>) {
     let snap = store.load(&id).await.unwrap().expect("created match");
     assert_eq!((snap.version, snap.state.as_str()), (7, "{\"a\":1}"));
     assert_eq!(store.last_seq(&id).await.unwrap(), 0);
+}
+
+async fn a_log_structured_match_loads_with_its_log(store: Arc<dyn MatchStore>) {
+    // A state not beginning with `{` is written once; commits append to
+    // the log and keep it, and a load returns the log with it.
+    let id = new_id();
+    assert!(
+        store
+            .create(&id, 1, "1setup", &events("c", 1))
+            .await
+            .unwrap()
+    );
+    let entries = events("m", 2);
+    let keep = Commit {
+        state: None,
+        ..commit(1, "unused", &entries[..1])
+    };
+    assert_eq!(
+        store.commit(&id, keep).await.unwrap(),
+        CommitOutcome::Committed { first_seq: 2 }
+    );
+    let jump = Commit {
+        state: None,
+        new_version: 4,
+        ..commit(2, "unused", &entries[1..])
+    };
+    store.commit(&id, jump).await.unwrap();
+    let snap = store.load(&id).await.unwrap().unwrap();
+    assert_eq!((snap.version, snap.state.as_str()), (4, "1setup"));
+    assert_eq!(snap.log, [events("c", 1), entries].concat());
+    // A stale commit appends nothing.
+    let late = events("late", 1);
+    let stale = Commit {
+        state: None,
+        ..commit(1, "unused", &late)
+    };
+    assert_eq!(
+        store.commit(&id, stale).await.unwrap(),
+        CommitOutcome::Conflict { current_version: 4 }
+    );
+    assert_eq!(store.load(&id).await.unwrap().unwrap().log.len(), 3);
+    // A whole snapshot comes without its list.
+    let id = new_id();
+    assert!(store.create(&id, 1, "{}", &events("c", 3)).await.unwrap());
+    let snap = store.load(&id).await.unwrap().unwrap();
+    assert!(snap.log.is_empty());
+    assert_eq!(store.last_seq(&id).await.unwrap(), 3);
 }
 
 async fn creating_an_existing_id_changes_nothing(store: Arc<dyn MatchStore>) {
@@ -301,11 +348,12 @@ async fn concurrent_commits_on_one_version_let_exactly_one_win(store: Arc<dyn Ma
 
 async fn ping_answers_and_kind_names_the_backend(store: Arc<dyn MatchStore>) {
     store.ping().await.unwrap();
-    assert!(["memory", "redis"].contains(&store.kind()));
+    assert!(["memory", "redis", "redis-cluster"].contains(&store.kind()));
 }
 
-both_stores!(
+all_stores!(
     create_then_load_returns_the_state,
+    a_log_structured_match_loads_with_its_log,
     creating_an_existing_id_changes_nothing,
     commit_advances_version_and_numbers_events,
     stale_commit_conflicts_and_changes_nothing,

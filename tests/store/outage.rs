@@ -23,7 +23,7 @@ fn next(expected: u64, events: &[String]) -> Commit<'_> {
     Commit {
         expected_version: expected,
         new_version: expected + 1,
-        state: "s",
+        state: Some("s"),
         events,
         idempotency: None,
     }

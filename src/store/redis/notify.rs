@@ -52,7 +52,7 @@ impl Waiters {
         }
     }
 
-    fn notify(&self, id: &str, seq: u64) {
+    pub(super) fn notify(&self, id: &str, seq: u64) {
         if let Some(tx) = self.lock().get(id) {
             tx.send_if_modified(|last| {
                 let newer = seq > *last;
