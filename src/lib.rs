@@ -11,6 +11,7 @@ pub mod arena;
 pub mod bots;
 pub mod config;
 pub mod http;
+pub mod lobby;
 pub mod rules;
 pub mod service;
 pub mod store;

@@ -28,7 +28,8 @@ pub struct Problem {
     /// `payload_too_large`, `unsupported_media_type`, `request_timeout`,
     /// `headers_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
     /// `version_conflict`, `rate_limited`, `store_unavailable`, `busy`,
-    /// `store_full`, `match_too_large`, `internal_error`.
+    /// `store_full`, `match_too_large`, `internal_error`, `player_not_found`,
+    /// `table_not_found`, `invite_not_found`, `table_expired`, `seat_taken`.
     #[schema(example = "illegal_move")]
     pub code: String,
     /// With `version_conflict`: the version stored now.
@@ -108,6 +109,11 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::Unauthorized(_) => (401, "unauthorized", "Unauthorized"),
         Error::Forbidden(_) => (403, "forbidden", "Forbidden"),
         Error::MatchNotFound => (404, "match_not_found", "Match not found"),
+        Error::PlayerNotFound => (404, "player_not_found", "Player not found"),
+        Error::TableNotFound => (404, "table_not_found", "Table not found"),
+        Error::InviteNotFound => (404, "invite_not_found", "Invite not found"),
+        Error::TableExpired => (410, "table_expired", "Table expired"),
+        Error::SeatTaken(_) => (409, "seat_taken", "Seat taken"),
         Error::WrongPhase(_) => (409, "wrong_phase", "Wrong phase"),
         Error::NotYourTurn(_) => (409, "not_your_turn", "Not your turn"),
         Error::VersionConflict { .. } => (409, "version_conflict", "Version conflict"),

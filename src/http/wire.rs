@@ -16,6 +16,8 @@ use crate::rules::view::GameView;
 use crate::rules::{Action, Rules, Seat, Side};
 use crate::service;
 
+pub use super::lobby_wire::SeatPlayer;
+
 /// The service types described here.
 mod engine {
     pub use crate::service::{MatchView, SeatInfo};
@@ -86,6 +88,11 @@ pub struct SeatSpec {
     /// characters), at most 64 characters.
     #[schema(example = "alice", max_length = 64)]
     pub name: Option<String>,
+    /// A registered player to seat here (a `remote` seat): its API key
+    /// acts for the seat besides the seat token, and its event stream
+    /// hears of the match. The name defaults to the player's.
+    #[schema(example = json!(null))]
+    pub player: Option<String>,
 }
 
 /// The body of `POST /v1/matches`. Every field is optional.
@@ -128,17 +135,27 @@ impl From<CreateMatch> for service::NewMatch {
             rules,
             seats: seats.map(|s| {
                 s.into_iter()
-                    .map(|SeatSpec { kind, bot, name }| service::NewSeat {
-                        kind: kind.into(),
-                        bot,
-                        name,
-                    })
+                    .map(
+                        |SeatSpec {
+                             kind,
+                             bot,
+                             name,
+                             player,
+                         }| service::NewSeat {
+                            kind: kind.into(),
+                            bot,
+                            name,
+                            player,
+                            token_sha256: None,
+                        },
+                    )
                     .collect()
             }),
             seed,
             auto_deal,
             move_timeout_ms,
             on_timeout: on_timeout.into(),
+            id: None,
         }
     }
 }
@@ -261,6 +278,8 @@ pub struct SeatInfo {
     pub bot: String,
     /// A display name.
     pub name: Option<String>,
+    /// The player seated here (public profile fields), or null.
+    pub player: Option<SeatPlayer>,
 }
 
 /// A match as one seat (or a spectator) sees it.
@@ -288,6 +307,7 @@ impl From<engine::SeatInfo> for SeatInfo {
             kind,
             bot,
             name,
+            player,
         } = s;
         SeatInfo {
             seat,
@@ -295,6 +315,7 @@ impl From<engine::SeatInfo> for SeatInfo {
             kind: kind.into(),
             bot,
             name,
+            player: player.map(Into::into),
         }
     }
 }
@@ -336,6 +357,11 @@ mod tests {
                 kind: service::SeatKind::Bot,
                 bot: "heuristic".into(),
                 name: Some("alice".into()),
+                player: Some(crate::lobby::records::SeatPlayer {
+                    id: "p0123456789abcdef01234567".into(),
+                    name: "alice".into(),
+                    kind: crate::lobby::records::PlayerKind::Bot,
+                }),
             }],
             deadline: Some("2026-01-01T00:00:00Z".into()),
             game: Match::new(Rules::default(), [7; 32]).unwrap().view(Some(0)),

@@ -74,7 +74,11 @@ impl Service {
             events: &events,
             idempotency,
         };
-        Ok(self.store.commit(&rec.id, commit).await?)
+        let outcome = self.store.commit(&rec.id, commit).await?;
+        if let CommitOutcome::Committed { .. } = outcome {
+            self.after_commit(rec).await;
+        }
+        Ok(outcome)
     }
 
     /// The seat of `token` in `rec`; `None` without a token.
@@ -93,11 +97,5 @@ impl Service {
             .ok_or_else(|| {
                 Error::Unauthorized("this token is not a seat token of this match".into())
             })
-    }
-
-    pub(super) fn require_seat(rec: &MatchRecord, token: Option<&str>) -> Result<Seat, Error> {
-        Self::seat_of(rec, token)?.ok_or_else(|| {
-            Error::Unauthorized("send the seat token as `Authorization: Bearer <token>`".into())
-        })
     }
 }

@@ -37,7 +37,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }
 
@@ -52,7 +52,7 @@ impl Service {
         hint: Option<&str>,
     ) -> Result<LegalMoves, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::require_seat(&rec, token)?;
+        let seat = self.require_caller(&rec, token).await?;
         let actions = rec.game.legal_actions(seat);
         let (version, turn) = (rec.version, rec.game.turn());
         let hint = match hint {
@@ -100,7 +100,7 @@ impl Service {
             )));
         }
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         let mut raw = self.store.events_after(id, after, limit).await?;
         if raw.is_empty() && wait_ms > 0 {
             // Wake for new events, or when the move clock runs out.
@@ -133,7 +133,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn history(&self, id: &str, token: Option<&str>) -> Result<HistoryView, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.game.history_view(seat))
     }
 }

@@ -10,6 +10,7 @@
 mod backends;
 
 mod app;
+mod lobby_client;
 mod logs;
 mod raw;
 
@@ -21,5 +22,6 @@ mod limits;
 mod metrics;
 mod openapi;
 mod play;
+mod players;
 mod redis_fleet;
 mod stream_end;

@@ -9,4 +9,5 @@
 mod backends;
 
 mod contract;
+mod lobby;
 mod outage;
