@@ -25,3 +25,5 @@ mod play;
 mod players;
 mod redis_fleet;
 mod stream_end;
+mod table_races;
+mod tables;
