@@ -7,15 +7,16 @@ pub mod error;
 mod extract;
 mod health;
 pub mod limit;
-mod lobby_wire;
 mod matches;
 mod metrics;
 mod open_limit;
 mod players;
+mod players_wire;
 mod schema;
 mod spec_notes;
 mod stream;
 mod tables;
+mod tables_wire;
 mod web_client;
 mod wire;
 

@@ -13,7 +13,7 @@ use utoipa::IntoParams;
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::limit::Limiter;
-use super::lobby_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
+use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
 use crate::lobby::{Lobby, NewPlayer};
 use crate::service::{Error, Service};

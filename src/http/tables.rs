@@ -8,7 +8,7 @@ use utoipa::IntoParams;
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, parse_body};
-use super::lobby_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
+use super::tables_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
 use crate::lobby::Lobby;
 use crate::rules::Variant;
 use crate::service::{Error, Service};

@@ -13,9 +13,10 @@
 //! racing for a seat can never both get it.
 //!
 //! By job: the stored types in `records.rs`, players and their streams in
-//! `players.rs`, tables, joining and leaving in `tables.rs`, the lobby
+//! `players.rs`, tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
 //! listing and invite codes in `listing.rs`.
 
+mod join;
 mod listing;
 mod players;
 pub mod records;
