@@ -259,7 +259,7 @@ impl Limiter {
                     l.creates_per_min,
                     60.0,
                     1.0,
-                    "matches, tables and players created per minute per client address",
+                    "matches created per minute per client address (tables and players count too)",
                     "create",
                 )
             }),
