@@ -99,9 +99,18 @@ impl Lobby<'_> {
                 };
                 self.tell_seated(&table, Some(seat), &event).await;
             }
+            // The seat is taken whatever happens next, so the joiner gets
+            // its token even if the start fails: the table then stays
+            // `starting`, and the next read of it starts the match.
+            let mut started = false;
             if full {
-                self.start(version + 1, &table).await?;
-                table.status = TableStatus::Started;
+                match self.start(version + 1, &table).await {
+                    Ok(()) => {
+                        table.status = TableStatus::Started;
+                        started = true;
+                    }
+                    Err(e) => tracing::warn!(table_id = %id, error = %e, "match start deferred"),
+                }
             }
             return Ok(Joined {
                 table: table.view(now),
@@ -110,7 +119,7 @@ impl Lobby<'_> {
                     token,
                 },
                 partner,
-                started: full,
+                started,
             });
         }
         Err(Error::Busy(format!(

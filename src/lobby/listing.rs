@@ -150,3 +150,17 @@ impl Lobby<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_read_as_people_type_them() {
+        assert_eq!(normalize_code("ab12-cd34").as_deref(), Some("AB12CD34"));
+        assert_eq!(normalize_code("o1il 0000").as_deref(), Some("01110000"));
+        assert_eq!(normalize_code("AB12CD3"), None, "too short");
+        assert_eq!(normalize_code("AB12CD3U"), None, "U is not in the alphabet");
+        assert_eq!(normalize_code("AB12CD3\u{0}"), None);
+    }
+}

@@ -252,3 +252,50 @@ pub fn decode<T: serde::de::DeserializeOwned>(state: &str) -> Result<T, Error> {
 pub fn encode<T: Serialize>(doc: &T) -> Result<String, Error> {
     Ok(serde_json::to_string(doc)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_keys_of_the_right_shape_name_a_player() {
+        let id = "p0123456789abcdef01234567";
+        let key = format!("bp_{id}_{}", "a".repeat(64));
+        assert_eq!(key_player(&key), Some(id));
+        for bad in [
+            format!("bt_{id}_{}", "a".repeat(64)),
+            format!("bp_{id}_{}", "a".repeat(63)),
+            format!("bp_P0123456789ABCDEF01234567_{}", "a".repeat(64)),
+            format!("bp_{id}"),
+            "bp_".to_string(),
+        ] {
+            assert_eq!(key_player(&bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_open_table_past_its_expiry_reads_as_expired() {
+        let mut t = TableRecord {
+            id: "t".into(),
+            rules: Rules::default(),
+            seed: String::new(),
+            auto_deal: false,
+            move_timeout_ms: None,
+            on_timeout: OnTimeout::Bot,
+            visibility: Visibility::Public,
+            invite: None,
+            seats: Vec::new(),
+            status: TableStatus::Open,
+            created_ms: 0,
+            expires_ms: 1000,
+        };
+        assert_eq!(t.status_at(999), TableStatus::Open);
+        assert_eq!(t.status_at(1000), TableStatus::Expired);
+        t.status = TableStatus::Started;
+        assert_eq!(
+            t.status_at(5000),
+            TableStatus::Started,
+            "a started table never expires"
+        );
+    }
+}
