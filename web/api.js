@@ -13,7 +13,9 @@ export class ApiError extends Error {
 }
 
 async function call(method, path, { token, body, headers = {} } = {}) {
-  const h = { Accept: 'application/json', ...headers };
+  // Refusals come back in the page's language (English, Catalan, Spanish).
+  const lang = (globalThis.document && document.documentElement.lang) || 'en';
+  const h = { Accept: 'application/json', 'Accept-Language': lang, ...headers };
   if (token) h.Authorization = `Bearer ${token}`;
   if (body !== undefined) h['Content-Type'] = 'application/json';
   let res;

@@ -8,6 +8,7 @@
 //! records) per seat; the report gives the mean over deals with a 95%
 //! confidence interval (normal approximation).
 
+mod external;
 mod player;
 mod report;
 
@@ -20,8 +21,10 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 
-use crate::rules::{Event, Match, Rules, Seed, Variant, Winner};
+use crate::rules::{Action, Event, Match, Phase, Rules, Seed, Variant, Winner};
+use crate::service::{SeatInfo, SeatKind};
 
+pub use external::Table;
 pub use player::Player;
 pub use report::{ArenaReport, BotStats, Estimate};
 
@@ -98,8 +101,23 @@ pub fn seatings(variant: Variant) -> &'static [u8] {
 struct Clock {
     decisions: AtomicU64,
     nanos: AtomicU64,
+    max_nanos: AtomicU64,
     cpu_nanos: AtomicU64,
     max_cpu_nanos: AtomicU64,
+}
+
+impl Clock {
+    /// Counts a decision that took `wall` nanoseconds (and `cpu` of the
+    /// arena thread's CPU, for a player run in the arena).
+    fn record(&self, wall: u64, cpu: Option<u64>) {
+        self.decisions.fetch_add(1, Ordering::Relaxed);
+        self.nanos.fetch_add(wall, Ordering::Relaxed);
+        self.max_nanos.fetch_max(wall, Ordering::Relaxed);
+        if let Some(cpu) = cpu {
+            self.cpu_nanos.fetch_add(cpu, Ordering::Relaxed);
+            self.max_cpu_nanos.fetch_max(cpu, Ordering::Relaxed);
+        }
+    }
 }
 
 /// CPU time of the calling thread, in nanoseconds: what a decision costs on
@@ -171,8 +189,10 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
         name: name.to_string(),
         decisions: clocks[i].decisions.load(Ordering::Relaxed),
         seconds: clocks[i].nanos.load(Ordering::Relaxed) as f64 / 1e9,
+        max_ms: clocks[i].max_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         cpu_seconds: clocks[i].cpu_nanos.load(Ordering::Relaxed) as f64 / 1e9,
         max_cpu_ms: clocks[i].max_cpu_nanos.load(Ordering::Relaxed) as f64 / 1e6,
+        wall_clock: players[i].is_external(),
     };
     Ok(ArenaReport {
         a: stats(0, &args.a),
@@ -213,6 +233,35 @@ fn set_seed(seed: u64, i: u32) -> Seed {
     s
 }
 
+/// The seats as the API's view lists them: A's and B's, each a house bot
+/// (`bot`, with the name it was given) or a remote seat (an external bot).
+fn seats(args: &ArenaArgs, players: &[Player; 2], mask: u8) -> Vec<SeatInfo> {
+    let table = args.variant.table();
+    (0..table.seats)
+        .map(|s| {
+            let who = usize::from(mask >> s & 1 == 0);
+            let (label, name) = [("A", &args.a), ("B", &args.b)][who];
+            let external = players[who].is_external();
+            SeatInfo {
+                seat: s,
+                team: table.side(s),
+                kind: if external {
+                    SeatKind::Remote
+                } else {
+                    SeatKind::Bot
+                },
+                bot: if external {
+                    crate::bots::DEFAULT.to_string()
+                } else {
+                    name.clone()
+                },
+                name: Some(label.to_string()),
+                player: None,
+            }
+        })
+        .collect()
+}
+
 /// Plays set `i` in every seating.
 fn play_duplicate(
     args: &ArenaArgs,
@@ -242,20 +291,38 @@ fn play_duplicate(
             .map_err(|e| ArenaError::Engine(e.to_string()))?;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed ^ (u64::from(i) << 8) ^ k as u64);
         let mut events: Vec<Event> = Vec::new();
+        let mut api = Table {
+            match_id: format!("arena-{}-{i}-{k}", args.seed),
+            version: 0,
+            // The server's first event is `match_created`.
+            last_seq: 1,
+            seats: seats(args, players, mask),
+        };
         while let Some(seat) = m.turn() {
+            // The arena deals, as a server with `auto_deal` does: dealing
+            // is no decision of a client.
             let who = usize::from(mask >> seat & 1 == 0);
-            let view = m.view(Some(seat));
-            let (t, cpu) = (Instant::now(), thread_cpu_nanos());
-            let action = players[who].choose(&view, &mut rng)?;
-            let cpu = thread_cpu_nanos().saturating_sub(cpu);
-            clocks[who]
-                .nanos
-                .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            clocks[who].cpu_nanos.fetch_add(cpu, Ordering::Relaxed);
-            clocks[who].max_cpu_nanos.fetch_max(cpu, Ordering::Relaxed);
-            clocks[who].decisions.fetch_add(1, Ordering::Relaxed);
-            m.apply(seat, action, &mut events)
-                .map_err(|e| ArenaError::Engine(format!("{action:?} refused: {e}")))?;
+            let action = if m.phase() == Phase::AwaitingDeal {
+                Action::Deal
+            } else {
+                let view = m.view(Some(seat));
+                let (t, cpu) = (Instant::now(), thread_cpu_nanos());
+                let (action, round_trip) = players[who].choose(&view, &api, &mut rng)?;
+                match round_trip {
+                    // An external bot: the wall time of its HTTP round trip.
+                    Some(rt) => clocks[who].record(rt.as_nanos() as u64, None),
+                    None => {
+                        let cpu = thread_cpu_nanos().saturating_sub(cpu);
+                        clocks[who].record(t.elapsed().as_nanos() as u64, Some(cpu));
+                    }
+                }
+                action
+            };
+            m.apply(seat, action, &mut events).map_err(|e| {
+                ArenaError::Engine(format!("{} refused: {e}", external::json(&action)))
+            })?;
+            api.version += 1;
+            api.last_seq += events.len() as u64;
             events.clear();
         }
         // Per-seat means of A's and B's seats.

@@ -6,6 +6,7 @@ use std::time::Duration;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
+use super::external::{self, Table};
 use crate::bots::{self, Bot, ExpertBot, MonteCarloBot, Rollout};
 use crate::rules::Action;
 use crate::rules::view::GameView;
@@ -18,8 +19,9 @@ pub enum Player {
     MonteCarlo(MonteCarloBot),
     /// The expert bot with a budget other than the house one.
     Expert(ExpertBot),
-    /// An external bot: an HTTP endpoint that is sent the seat's view as JSON
-    /// (`POST`) and answers with one of its `legal_actions`.
+    /// An external bot: an HTTP endpoint that is sent the seat's view as the
+    /// API shows it (`POST`, JSON) and answers with one of its
+    /// `legal_actions` (see [`external`]).
     External {
         /// The endpoint, as given.
         url: String,
@@ -75,7 +77,15 @@ impl Player {
             .ok_or_else(|| ArenaError::UnknownBot(name.to_string()))
     }
 
-    /// The player's choice for `view` (whose `legal_actions` is not empty).
+    /// Whether the player is an external bot (whose time is the wall time
+    /// of its HTTP round trip, its CPU not being the arena's to measure).
+    pub fn is_external(&self) -> bool {
+        matches!(self, Player::External { .. })
+    }
+
+    /// The player's choice for `view` (whose `legal_actions` is not empty),
+    /// with, for an external bot, the wall time of its HTTP round trip.
+    /// `table` is what the API's view adds to `view`, sent to external bots.
     ///
     /// # Errors
     /// [`ArenaError::External`] when an external bot fails to answer, answers
@@ -83,32 +93,16 @@ impl Player {
     pub fn choose(
         &self,
         view: &GameView,
+        table: &Table,
         rng: &mut Xoshiro256PlusPlus,
-    ) -> Result<Action, ArenaError> {
+    ) -> Result<(Action, Option<Duration>), ArenaError> {
         match self {
-            Player::House(bot) => Ok(bot.choose(view, rng)),
-            Player::MonteCarlo(bot) => Ok(bot.choose(view, rng)),
-            Player::Expert(bot) => Ok(bot.choose(view, rng)),
+            Player::House(bot) => Ok((bot.choose(view, rng), None)),
+            Player::MonteCarlo(bot) => Ok((bot.choose(view, rng), None)),
+            Player::Expert(bot) => Ok((bot.choose(view, rng), None)),
             Player::External { url, agent } => {
-                let fail = |detail: String| ArenaError::External {
-                    url: url.clone(),
-                    detail,
-                };
-                let mut response = agent
-                    .post(url)
-                    .send_json(view)
-                    .map_err(|e| fail(e.to_string()))?;
-                let action: Action = response
-                    .body_mut()
-                    .read_json()
-                    .map_err(|e| fail(e.to_string()))?;
-                if view.legal_actions.contains(&action) {
-                    Ok(action)
-                } else {
-                    Err(fail(format!(
-                        "answered an action that is not legal now: {action:?}"
-                    )))
-                }
+                let answer = external::ask(agent, url, view, table)?;
+                Ok((answer.action, Some(answer.round_trip)))
             }
         }
     }

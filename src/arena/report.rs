@@ -68,33 +68,71 @@ impl fmt::Display for Estimate {
 pub struct BotStats {
     /// The player as named on the command line.
     pub name: String,
-    /// Decisions made (every action, forced ones included).
+    /// Decisions made: every action a client would choose, forced ones
+    /// included (the deals, which the arena makes itself, are none).
     pub decisions: u64,
-    /// Wall-clock time spent deciding, summed over threads.
+    /// Wall-clock time spent deciding, summed over threads (for an
+    /// external bot: its HTTP round trips).
     pub seconds: f64,
+    /// The most wall-clock time a single decision took, in milliseconds.
+    pub max_ms: f64,
     /// CPU time spent deciding, summed over threads (0 where the platform
-    /// has no thread clock).
+    /// has no thread clock, and for an external bot, whose CPU is not the
+    /// arena's).
     pub cpu_seconds: f64,
     /// The most CPU time a single decision took, in milliseconds.
     pub max_cpu_ms: f64,
+    /// Whether the figures to read are wall time (an external bot: the
+    /// HTTP round trip) rather than CPU time.
+    pub wall_clock: bool,
 }
 
 impl BotStats {
-    /// Mean CPU milliseconds per decision (one core).
+    /// The seconds the player's figures count: wall time for an external
+    /// bot, CPU time (one core) otherwise.
+    fn counted_seconds(&self) -> f64 {
+        if self.wall_clock {
+            self.seconds
+        } else {
+            self.cpu_seconds
+        }
+    }
+
+    /// Mean milliseconds per decision: CPU (one core), or the HTTP round
+    /// trip of an external bot.
     pub fn ms_per_decision(&self) -> f64 {
         if self.decisions == 0 {
             0.0
         } else {
-            self.cpu_seconds * 1e3 / self.decisions as f64
+            self.counted_seconds() * 1e3 / self.decisions as f64
         }
     }
 
-    /// Decisions per second of CPU time (one core).
+    /// The most milliseconds a decision took, on the same clock.
+    pub fn max_decision_ms(&self) -> f64 {
+        if self.wall_clock {
+            self.max_ms
+        } else {
+            self.max_cpu_ms
+        }
+    }
+
+    /// Decisions per second of the same clock.
     pub fn per_second(&self) -> f64 {
-        if self.cpu_seconds == 0.0 {
+        let secs = self.counted_seconds();
+        if secs == 0.0 {
             0.0
         } else {
-            self.decisions as f64 / self.cpu_seconds
+            self.decisions as f64 / secs
+        }
+    }
+
+    /// What the time columns measure for this player.
+    pub fn clock(&self) -> &'static str {
+        if self.wall_clock {
+            "wall, HTTP round trip"
+        } else {
+            "CPU, one core"
         }
     }
 }
@@ -176,15 +214,17 @@ impl fmt::Display for ArenaReport {
         writeln!(f)?;
         writeln!(
             f,
-            "| bot | decisions | CPU ms per decision (mean) | CPU ms (max) | decisions/s (one core) |"
+            "| bot | decisions | ms per decision (mean) | ms (max) | decisions/s | clock |"
         )?;
-        writeln!(f, "| --- | ---: | ---: | ---: | ---: |")?;
+        writeln!(f, "| --- | ---: | ---: | ---: | ---: | --- |")?;
         for b in [&self.a, &self.b] {
-            let (mean, max, rate) = (b.ms_per_decision(), b.max_cpu_ms, b.per_second());
+            let (mean, max, rate) = (b.ms_per_decision(), b.max_decision_ms(), b.per_second());
             writeln!(
                 f,
-                "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} |",
-                b.name, b.decisions
+                "| {} | {} | {mean:.3} | {max:.1} | {rate:.0} | {} |",
+                b.name,
+                b.decisions,
+                b.clock()
             )?;
         }
         let total = (self.a.decisions + self.b.decisions) as f64;

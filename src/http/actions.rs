@@ -9,6 +9,8 @@ use utoipa::ToSchema;
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
+use super::schema::SeatNumber;
+use super::schema::actions::{Posted, parse_action, whole};
 use super::wire::MatchView;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{Act, ActRequest, Acted, Error, Service};
@@ -18,8 +20,11 @@ use crate::service::{Act, ActRequest, Acted, Error, Service};
 #[serde(deny_unknown_fields)]
 pub struct GuardBody {
     /// Act only if the match is still at this version (same as `If-Match`).
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
     /// The seat the client acts for; refused with `403` if the token's seat differs.
+    #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -30,8 +35,11 @@ pub struct TrumpRequest {
     /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` (or `estevet` in abarrotada).
     pub choice: TrumpChoice,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
-    /// The seat the client acts for.
+    /// The seat the client acts for; refused with `403` if the token's seat differs.
+    #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -42,8 +50,11 @@ pub struct DoubleRequest {
     /// `contro`, `recontro`, `sant_vicenc` or `pass`.
     pub call: Call,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
-    /// The seat the client acts for.
+    /// The seat the client acts for; refused with `403` if the token's seat differs.
+    #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
 }
 
@@ -54,22 +65,12 @@ pub struct PlayRequest {
     /// The card, e.g. `9O` (case-insensitive).
     pub card: Card,
     /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
     pub expected_version: Option<u64>,
-    /// The seat the client acts for.
+    /// The seat the client acts for; refused with `403` if the token's seat differs.
+    #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: Option<Seat>,
-}
-
-/// `POST …/actions`: one object of `legal_actions`, optionally with guards.
-#[derive(Debug, ToSchema)]
-#[allow(dead_code)]
-pub struct ActionRequest {
-    /// The action, exactly as listed in `legal_actions`.
-    #[schema(inline)]
-    action: Action,
-    /// Act only if the match is still at this version.
-    expected_version: Option<u64>,
-    /// The seat the client acts for.
-    seat: Option<Seat>,
 }
 
 async fn act(
@@ -80,10 +81,19 @@ async fn act(
     act: Act,
     g: GuardBody,
 ) -> Result<HttpResponse, ApiError> {
+    let expected_version = match expected_version(g.expected_version, guards.if_match) {
+        Ok(v) => v,
+        // `If-Match` and `expected_version` disagree: at most one of them
+        // is the match's version, so the other is stale.
+        Err(_) => {
+            let guards = [g.expected_version, guards.if_match];
+            return Err(disagreeing_guards(svc, id, bearer, guards).await);
+        }
+    };
     let req = ActRequest {
         act,
         seat: g.seat,
-        expected_version: expected_version(g.expected_version, guards.if_match)?,
+        expected_version,
         idempotency_key: guards.idempotency_key,
     };
     Ok(match svc.act(id, bearer.0.as_deref(), req).await? {
@@ -94,8 +104,32 @@ async fn act(
     })
 }
 
+/// The refusal of an action whose two version guards (`expected_version`,
+/// `If-Match`) disagree: `409 version_conflict` naming one that is not the
+/// match's version (once the token is checked, as for any action).
+async fn disagreeing_guards(
+    svc: &Service,
+    id: &str,
+    bearer: Bearer,
+    guards: [Option<u64>; 2],
+) -> ApiError {
+    match svc.legal_moves(id, bearer.0.as_deref(), None).await {
+        Err(e) => e.into(),
+        Ok(now) => Error::VersionConflict {
+            // They disagree, so one of them is not the version now.
+            expected: guards
+                .into_iter()
+                .flatten()
+                .find(|&v| v != now.version)
+                .unwrap_or_default(),
+            current: now.version,
+        }
+        .into(),
+    }
+}
+
 macro_rules! action_doc {
-    ($name:ident, $path:literal, $body:ty, $summary:literal) => {
+    ($name:ident, $path:literal, $body:ty, $schema:ty, $summary:literal, $($example:tt)*) => {
         #[doc = $summary]
         #[utoipa::path(
             tag = "actions",
@@ -104,7 +138,7 @@ macro_rules! action_doc {
                 ("If-Match" = Option<String>, Header, description = "Act only at this match version, e.g. `\"12\"`"),
                 ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer and changes nothing; a seat's key is forgotten once it acts again with another"),
             ),
-            request_body = $body,
+            request_body(content = $schema, examples($($example)*)),
             security(("seat_token" = [])),
             responses(
                 (status = 200, description = "Accepted: the caller's new view", body = MatchView),
@@ -158,31 +192,17 @@ typed_act!(TrumpRequest, choice, Trump);
 typed_act!(DoubleRequest, call, Double);
 typed_act!(PlayRequest, card, Play);
 
+/// `POST …/actions`: one object of `legal_actions` as listed (the
+/// `Action` schema), optionally with guards beside its fields.
+struct ActionRequest;
+
 impl IntoAct for ActionRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
-        let mut v: Value = parse_body(body)?;
-        let obj = v
-            .as_object_mut()
-            .ok_or_else(|| Error::InvalidRequest("the body must be an action object".into()))?;
-        let guard_field =
-            |obj: &mut serde_json::Map<String, Value>, k: &str| -> Result<Option<u64>, Error> {
-                match obj.remove(k) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(x) => x.as_u64().map(Some).ok_or_else(|| {
-                        Error::InvalidRequest(format!("{k} must be a non-negative integer"))
-                    }),
-                }
-            };
-        let expected_version = guard_field(obj, "expected_version")?;
-        let seat = guard_field(obj, "seat")?
-            .map(|s| {
-                u8::try_from(s)
-                    .map_err(|_| Error::InvalidRequest("seat must be a seat number".into()))
-            })
-            .transpose()?;
-        let action: Action = serde_json::from_value(v).map_err(|e| {
-            Error::InvalidRequest(format!("not an action ({e}); post one object of legal_actions, like {{\"type\": \"play\", \"card\": \"9O\"}}"))
-        })?;
+        let Posted {
+            action,
+            expected_version,
+            seat,
+        } = parse_action(parse_body::<Value>(body)?)?;
         Ok((
             Act::Action(action),
             GuardBody {
@@ -205,37 +225,58 @@ action_doc!(
     deal,
     "/v1/matches/{id}/deal",
     GuardBody,
-    "Deal the next hand (the dealer, in phase `awaiting_deal`)."
+    GuardBody,
+    "Deal the next hand (the dealer, in phase `awaiting_deal`). The body is optional.",
+    ("1: no guards" = (value = json!({}))),
+    ("2: at version 0 (a new match)" = (value = json!({"expected_version": 0}))),
 );
 action_doc!(
     trump,
     "/v1/matches/{id}/trump",
     TrumpRequest,
-    "Name trump, or hand the choice on (phase `choosing_trump`)."
+    TrumpRequest,
+    "Name trump, or hand the choice on (phase `choosing_trump`).",
+    ("1: botifarra (whoever chooses)" = (value = json!({"choice": "botifarra"}))),
+    ("2: hand the choice on (the dealer)" = (value = json!({"choice": "delegate"}))),
 );
 action_doc!(
     double,
     "/v1/matches/{id}/double",
     DoubleRequest,
-    "Double or pass (phase `doubling`)."
+    DoubleRequest,
+    "Double or pass (phase `doubling`).",
+    ("1: pass (whoever is to speak)" = (value = json!({"call": "pass"}))),
+    ("2: contro (an opponent of the declarer, first to speak)" =
+        (value = json!({"call": "contro"}))),
 );
 action_doc!(
     play,
     "/v1/matches/{id}/play",
     PlayRequest,
-    "Play a card (phase `playing`)."
+    PlayRequest,
+    "Play a card (phase `playing`).",
+    ("1: 9O (when it is in your hand and legal)" = (value = json!({"card": "9O"}))),
 );
 action_doc!(
     post_action,
     "/v1/matches/{id}/actions",
     ActionRequest,
-    "Post any action exactly as listed in `legal_actions`."
+    crate::rules::Action,
+    "Post any action exactly as `legal_actions` lists it (the `Action` schema), optionally with `expected_version` (and `seat`) beside its fields.",
+    ("1: deal (the dealer of a new match)" = (value = json!({"type": "deal"}))),
+    ("2: deal at version 0 (a new match)" =
+        (value = json!({"type": "deal", "expected_version": 0}))),
+    ("3: botifarra (whoever chooses trump)" =
+        (value = json!({"type": "trump", "choice": "botifarra"}))),
+    ("4: pass (whoever is to double)" = (value = json!({"type": "double", "call": "pass"}))),
+    ("5: play 9O (when it is in your hand and legal)" =
+        (value = json!({"type": "play", "card": "9O"}))),
 );
 
 /// Resign: the caller's side forfeits the hand in progress (docs/rules.md 5).
 ///
 /// The other side records 36 × the multiplier in force. Never listed in
-/// `legal_actions`. The body may carry the guards.
+/// `legal_actions`. The body is optional and may carry the guards.
 #[utoipa::path(
     tag = "actions",
     params(
@@ -243,7 +284,9 @@ action_doc!(
         ("If-Match" = Option<String>, Header, description = "Act only at this match version"),
         ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer; a seat's key is forgotten once it acts again with another"),
     ),
-    request_body(content = Option<GuardBody>),
+    request_body(content = GuardBody, description = "Optional: the guards", examples(
+        ("1: no guards" = (value = json!({}))),
+    )),
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The hand was forfeited: the caller's new view", body = MatchView),

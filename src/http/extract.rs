@@ -12,9 +12,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::web::{Bytes, BytesMut};
-use actix_web::{
-    Error as ActixError, FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseError,
-};
+use actix_web::{Error as ActixError, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
@@ -22,6 +20,7 @@ use tracing::Span;
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder};
 
 use super::error::ApiError;
+use super::i18n::Lang;
 use crate::service::Error;
 
 /// The `Authorization: Bearer <token>` of a request, if any.
@@ -187,7 +186,8 @@ impl RootSpanBuilder for RedactedRootSpan {
 
 /// The guards of an action: `If-Match` and `Idempotency-Key`.
 pub struct Guards {
-    /// The version from `If-Match`.
+    /// The version from `If-Match`: a version (`"12"`) or a view's `ETag`
+    /// (`"12-seat2"`, whose version it names).
     pub if_match: Option<u64>,
     /// The idempotency key.
     pub idempotency_key: Option<String>,
@@ -216,8 +216,12 @@ fn guards(req: &HttpRequest) -> Result<Guards, Error> {
         Some(v) => {
             let s = v.to_str().unwrap_or("").trim();
             let s = s.strip_prefix("W/").unwrap_or(s).trim_matches('"');
-            Some(s.parse::<u64>().map_err(|_| {
-                Error::InvalidRequest("If-Match must be the match version, e.g. `\"12\"`".into())
+            // A view's ETag (`"12-seat2"`) names its version first.
+            let version = s.split('-').next().unwrap_or(s);
+            Some(version.parse::<u64>().map_err(|_| {
+                Error::InvalidRequest(
+                    "If-Match must be the match version or a view's ETag, e.g. `\"12\"`".into(),
+                )
             })?)
         }
     };
@@ -267,10 +271,10 @@ fn is_json(req: &HttpRequest) -> bool {
         })
 }
 
-/// An error answer that also closes the connection (the rest of the body
-/// may still be on its way).
-fn closing(e: ApiError) -> actix_web::Error {
-    let mut res: HttpResponse = e.error_response();
+/// An error answer in `lang` that also closes the connection (the rest of
+/// the body may still be on its way).
+fn closing(e: ApiError, lang: Lang) -> actix_web::Error {
+    let mut res: HttpResponse = e.response_in(lang);
     res.head_mut()
         .set_connection_type(actix_web::http::ConnectionType::Close);
     actix_web::error::InternalError::from_response(e, res).into()
@@ -285,6 +289,7 @@ impl FromRequest for JsonBytes {
             .app_data::<BodyTimeout>()
             .map_or(Duration::from_secs(10), |t| t.0);
         let json = is_json(req);
+        let lang = Lang::of(req);
         let declared = req
             .headers()
             .get(header::CONTENT_LENGTH)
@@ -314,10 +319,13 @@ impl FromRequest for JsonBytes {
                 Ok(body) => body?,
                 Err(_) => {
                     crate::service::metrics::metrics().limit_hit("body_timeout");
-                    return Err(closing(ApiError::RequestTimeout(format!(
-                        "the request body did not arrive within {} ms",
-                        timeout.as_millis()
-                    ))));
+                    return Err(closing(
+                        ApiError::RequestTimeout(format!(
+                            "the request body did not arrive within {} ms",
+                            timeout.as_millis()
+                        )),
+                        lang,
+                    ));
                 }
             };
             if !json && !body.iter().all(u8::is_ascii_whitespace) {

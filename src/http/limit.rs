@@ -2,10 +2,15 @@
 //! in this server instance's memory), and the per-address caps on open
 //! connections and streams.
 //!
+//! Every answer announces the limits that applied to its request (see
+//! [`fields`]).
+//!
 //! A refused request is counted in `botifarra_rate_limited_total` and
 //! logged at most [`LOG_LINES_PER_SEC`] times a second, each line carrying
 //! how many refusals went unlogged before it: a flood must not turn into a
 //! flood of log lines.
+
+pub mod fields;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -16,9 +21,11 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
+use self::fields::{Quota, announce};
 use super::client_addr;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::extract::bearer_token;
+use super::i18n::Lang;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
 use crate::service::metrics::metrics;
 
@@ -181,10 +188,11 @@ impl Limiter {
     }
 
     /// Takes one token from `key`'s bucket (refilled at `rate` per `per`
-    /// seconds, holding `burst`); on refusal, the seconds until one is back.
-    fn take(&self, key: String, rate: u32, per: f64, burst: f64) -> Result<(), u64> {
+    /// seconds, holding `burst`): the requests left and the seconds until
+    /// the bucket is full; on refusal, the seconds until one is back.
+    fn take(&self, key: String, rate: u32, per: f64, burst: f64) -> Result<(u64, u64), u64> {
         if rate == 0 {
-            return Ok(());
+            return Ok((0, 0));
         }
         let per_sec = f64::from(rate) / per;
         let now = Instant::now();
@@ -205,26 +213,30 @@ impl Limiter {
         b.at = now;
         if b.tokens >= 1.0 {
             b.tokens -= 1.0;
-            b.full_at = now + Duration::from_secs_f64((burst - b.tokens) / per_sec);
-            Ok(())
+            let to_full = (burst - b.tokens) / per_sec;
+            b.full_at = now + Duration::from_secs_f64(to_full);
+            Ok((b.tokens.floor() as u64, to_full.ceil() as u64))
         } else {
             Err(((1.0 - b.tokens) / per_sec).ceil().max(1.0) as u64)
         }
     }
 
-    fn check(&self, req: &ServiceRequest) -> Result<(), ApiError> {
+    /// Takes a token from every bucket the request counts against: the
+    /// state of each, or the refusal with the state of those checked.
+    fn check(&self, req: &ServiceRequest) -> Result<Vec<Quota>, (ApiError, Vec<Quota>)> {
         let l = &self.limits;
         if l.trusted_proxies == 0 && matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
             metrics().limit_hit("connections_per_ip");
             let ip = self.client_ip(req.request());
             self.log_refusal("connections", &ip);
-            return Err(ApiError::RateLimited {
+            let refusal = ApiError::RateLimited {
                 retry_after: 1,
                 detail: format!(
                     "limit: {} open connections per client address",
                     l.connections_per_ip
                 ),
-            });
+            };
+            return Err((refusal, Vec::new()));
         }
         let ip = self.client_ip(req.request());
         let token = bearer_token(req.headers()).flatten();
@@ -284,40 +296,70 @@ impl Limiter {
                 )
             }),
         ];
+        let mut quotas = Vec::new();
         for (key, rate, per, burst, what, label) in checks.into_iter().flatten() {
-            self.take(key, rate, per, f64::from(rate) * burst)
-                .map_err(|retry_after| {
+            if rate == 0 {
+                continue;
+            }
+            let size = f64::from(rate) * burst;
+            let mut quota = Quota {
+                name: label,
+                quota: size as u64,
+                window: (size * per / f64::from(rate)).ceil() as u64,
+                remaining: 0,
+                reset: 0,
+            };
+            match self.take(key, rate, per, size) {
+                Ok((remaining, reset)) => {
+                    quota.remaining = remaining;
+                    quota.reset = reset;
+                    quotas.push(quota);
+                }
+                Err(retry_after) => {
                     metrics().rate_limited.with_label_values(&[label]).inc();
                     self.log_refusal(label, &ip);
-                    ApiError::RateLimited {
+                    quota.reset = retry_after;
+                    quotas.push(quota);
+                    let refusal = ApiError::RateLimited {
                         retry_after,
                         detail: format!("limit: {rate} {what}"),
-                    }
-                })?;
+                    };
+                    return Err((refusal, quotas));
+                }
+            }
         }
-        Ok(())
+        Ok(quotas)
     }
 }
 
-/// The middleware: refuses with `429 rate_limited` past a limit. The
-/// refusal is answered here, as a plain response rather than an error, so
-/// that the request logger does not write a line for each one; the
-/// connection of a client over its connection cap is closed.
+/// The middleware: refuses with `429 rate_limited` past a limit, and
+/// announces the limits on every answer. The refusal is answered here, as
+/// a plain response rather than an error, so that the request logger does
+/// not write a line for each one; the connection of a client over its
+/// connection cap is closed.
 pub async fn rate_limit(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
-    if let Some(limiter) = req.app_data::<Data<Limiter>>()
-        && let Err(e) = limiter.check(&req)
-    {
-        let mut res = Problem::from(&e).response();
-        if matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
-            res.head_mut()
-                .set_connection_type(actix_web::http::ConnectionType::Close);
+    let Some(limiter) = req.app_data::<Data<Limiter>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_left_body());
+    };
+    match limiter.check(&req) {
+        Err((e, quotas)) => {
+            let mut res = e.response_in(Lang::from_headers(req.headers()));
+            announce(res.headers_mut(), &quotas);
+            if matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
+                res.head_mut()
+                    .set_connection_type(actix_web::http::ConnectionType::Close);
+            }
+            Ok(req.into_response(res).map_into_right_body())
         }
-        return Ok(req.into_response(res).map_into_right_body());
+        Ok(quotas) => {
+            let mut res = next.call(req).await?;
+            announce(res.headers_mut(), &quotas);
+            Ok(res.map_into_left_body())
+        }
     }
-    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]
@@ -336,12 +378,12 @@ mod tests {
         });
         limiter.buckets.lock().unwrap().sweep_at = 2;
         // One creation per minute: the bucket is empty for a minute.
-        assert_eq!(limiter.take("create:a".into(), 1, 60.0, 1.0), Ok(()));
+        assert_eq!(limiter.take("create:a".into(), 1, 60.0, 1.0), Ok((0, 60)));
         // A fast bucket (a million per second) is full again at once.
-        assert_eq!(limiter.take("ip:a".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        assert!(limiter.take("ip:a".into(), 1_000_000, 1.0, 2.0).is_ok());
         std::thread::sleep(Duration::from_millis(5));
         // This request sweeps: the full fast bucket goes, the creation stays.
-        assert_eq!(limiter.take("ip:b".into(), 1_000_000, 1.0, 2.0), Ok(()));
+        assert!(limiter.take("ip:b".into(), 1_000_000, 1.0, 2.0).is_ok());
         {
             let buckets = limiter.buckets.lock().unwrap();
             assert!(buckets.map.contains_key("create:a"));

@@ -1,27 +1,32 @@
 //! The `/v1/matches` resources that create and read matches (the action
 //! resources are in `actions.rs`).
 
+use actix_web::http::header;
 use actix_web::web::{Data, Path, Query};
-use actix_web::{HttpResponse, get, post};
+use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::conditional::{self, IfNoneMatch};
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
 use crate::rules::view::HistoryView;
-use crate::service::Service;
+use crate::service::{Conditional, Service};
 
 /// Query of `GET …/events`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
-    /// Return events numbered after this (default 0: from the start).
+    /// Return events numbered after this (default 0: from the start); a
+    /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// Wait up to this long for an event when there is none yet (default 0, at most 30000).
+    #[param(maximum = 30000)]
     pub wait_ms: Option<u64>,
     /// Most events to return (default and maximum 1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// The seat token, for clients that cannot send `Authorization` (RFC 6750
     /// §2.3); never together with the header. Prefer the header elsewhere.
@@ -34,6 +39,7 @@ pub struct EventsQuery {
 #[into_params(parameter_in = Query)]
 pub struct LegalQuery {
     /// A house bot (`random`, `heuristic`, `montecarlo`, `expert`, or a strength level `easy`, `medium`, `hard`, `expert`) whose choice to include as `hint`.
+    #[param(value_type = Option<super::schema::HouseBot>)]
     pub hint: Option<String>,
 }
 
@@ -59,7 +65,10 @@ pub struct LegalQuery {
 pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateMatch = parse_body(&body)?;
     let created = svc.create(req.into()).await?;
-    Ok(HttpResponse::Created().json(Created::from(created)))
+    let location = format!("/v1/matches/{}", created.match_id);
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, location))
+        .json(Created::from(created)))
 }
 
 /// The match as the token's seat sees it (spectator view without a token).
@@ -78,8 +87,18 @@ pub async fn get_match(
     svc: Data<Service>,
     id: Path<String>,
     bearer: Bearer,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(svc.view(&id, bearer.0.as_deref()).await?))
+    let cached = IfNoneMatch::of(&req);
+    Ok(
+        match svc
+            .view_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, view) => conditional::ok_json(&tag, view),
+        },
+    )
 }
 
 /// The caller's legal actions now (empty when it is not its turn).
@@ -99,11 +118,19 @@ pub async fn legal_moves(
     id: Path<String>,
     bearer: Bearer,
     q: Query<LegalQuery>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let moves = svc
-        .legal_moves(&id, bearer.0.as_deref(), q.hint.as_deref())
-        .await?;
-    Ok(HttpResponse::Ok().json(LegalMoves::from(moves)))
+    let cached = IfNoneMatch::of(&req);
+    let token = bearer.0.as_deref();
+    Ok(
+        match svc
+            .legal_moves_unless(&id, token, q.hint.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, moves) => conditional::ok_json(&tag, LegalMoves::from(moves)),
+        },
+    )
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
@@ -113,7 +140,7 @@ pub async fn legal_moves(
     security((), ("seat_token" = [])),
     responses(
         (status = 200, description = "The events", body = EventsPage),
-        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Bad query, or an `after` past the match's last event", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )
@@ -156,6 +183,16 @@ pub async fn history(
     svc: Data<Service>,
     id: Path<String>,
     bearer: Bearer,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(svc.history(&id, bearer.0.as_deref()).await?))
+    let cached = IfNoneMatch::of(&req);
+    Ok(
+        match svc
+            .history_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+            .await?
+        {
+            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
+            Conditional::Changed(tag, record) => conditional::ok_json(&tag, record),
+        },
+    )
 }

@@ -27,12 +27,13 @@ pub struct MetricsAccess {
     pub addr: Option<SocketAddr>,
 }
 
-fn not_found(path: &str) -> Problem {
-    Problem::new(
+fn not_found(req: &ServiceRequest) -> Problem {
+    let lang = super::i18n::Lang::from_headers(req.headers());
+    Problem::localized(
         404,
         "not_found",
-        "Not found",
-        format!("no resource at {path}"),
+        &format!("no resource at {}", req.path()),
+        lang,
     )
 }
 
@@ -46,7 +47,7 @@ pub async fn metrics_address_only(
     if let Some(addr) = own {
         let on_metrics_addr = req.app_config().local_addr() == addr;
         if on_metrics_addr != (req.path() == "/metrics") {
-            let res = not_found(req.path()).response();
+            let res = not_found(&req).response();
             return Ok(req.into_response(res).map_into_right_body());
         }
     }

@@ -1,11 +1,14 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
 mod actions;
+mod allow;
 mod client_addr;
 mod common_errors;
+mod conditional;
 pub mod error;
 mod extract;
 mod health;
+pub mod i18n;
 pub mod limit;
 mod matches;
 mod metrics;
@@ -13,6 +16,7 @@ mod open_limit;
 mod players;
 mod players_wire;
 mod schema;
+mod spec_headers;
 mod spec_notes;
 mod stream;
 mod tables;
@@ -50,8 +54,9 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
             Create a match, then act for a seat with its token (`Authorization: Bearer <token>`, or the \
             Authorize button here). Every view lists `legal_actions`: post one of them verbatim to \
             `/v1/matches/{id}/actions`. Every error is `application/problem+json` with a stable `code`.",
-        license(name = "MIT")
+        license(name = "MIT", identifier = "MIT")
     ),
+    servers((url = "/", description = "The server that serves this document")),
     modifiers(&SeatTokenScheme),
     tags(
         (name = "matches", description = "Create matches and read them"),
@@ -126,7 +131,9 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .split_for_parts()
         .1;
     common_errors::add(&mut api);
+    spec_headers::add(&mut api);
     spec_notes::add(&mut api);
+    schema::document::finish(&mut api);
     api
 }
 
@@ -178,7 +185,14 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
     let base = actix_cors::Cors::default()
         .allow_any_method()
         .allow_any_header()
-        .expose_headers(["Retry-After", "Location"])
+        .expose_headers([
+            "Retry-After",
+            "Location",
+            "ETag",
+            "Allow",
+            "RateLimit",
+            "RateLimit-Policy",
+        ])
         .max_age(3600);
     if origins.is_empty() || origins.iter().any(|o| o == "*") {
         return base.allow_any_origin();
@@ -188,11 +202,13 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 
 /// The application: routes, extractor error handlers, size limits, rate
 /// limits, CORS, request metrics, Swagger UI serving `api` (built once by
-/// [`openapi`], shared by every worker).
+/// [`openapi`], shared by every worker), and `405`/`404` for what no route
+/// takes.
 fn app(
     svc: Data<Service>,
     limiter: Data<limit::Limiter>,
     access: Data<metrics::MetricsAccess>,
+    resources: Data<allow::Resources>,
     cors_origins: Vec<String>,
     body_timeout: Duration,
     api: utoipa::openapi::OpenApi,
@@ -210,6 +226,7 @@ fn app(
         .app_data(svc)
         .app_data(limiter)
         .app_data(access)
+        .app_data(resources)
         .app_data(extract::BodyTimeout(body_timeout))
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
         .app_data(
@@ -223,7 +240,13 @@ fn app(
         .configure(routes)
         .into_app()
         .configure(web_client::routes)
-        .service(SwaggerUi::new("/swagger-ui/{_:.*}").url("/api-docs/openapi.json", api))
+        .service(
+            SwaggerUi::new("/swagger-ui/{_:.*}")
+                .url("/api-docs/openapi.json", api)
+                // Keep the seat token entered under "Authorize" across reloads.
+                .config(utoipa_swagger_ui::Config::default().persist_authorization(true)),
+        )
+        .default_service(web::to(allow::refuse))
         .wrap(actix_web::middleware::from_fn(limit::rate_limit))
         .wrap(actix_web::middleware::from_fn(
             metrics::metrics_address_only,
@@ -270,6 +293,7 @@ pub fn serve_split(
     let counts = Arc::clone(limiter.connections());
     let per_ip = opts.rate_limits.connections_per_ip;
     let api = openapi();
+    let resources = Data::new(allow::Resources::new(&api));
     let origins = opts.cors_origins.clone();
     let body_timeout = opts.body_timeout;
     let mut server = HttpServer::new(move || {
@@ -277,6 +301,7 @@ pub fn serve_split(
             data.clone(),
             limiter.clone(),
             access.clone(),
+            resources.clone(),
             origins.clone(),
             body_timeout,
             api.clone(),

@@ -12,6 +12,7 @@ use utoipa::IntoParams;
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
+use super::i18n::Lang;
 use super::limit::Limiter;
 use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
@@ -214,6 +215,7 @@ pub async fn events(
         Some(limiter) => limiter.open_stream(&req)?,
         None => return Err(Error::Internal("no limiter".into()).into()),
     };
+    let lang = Lang::of(&req);
     let state = (
         slot,
         svc.into_inner(),
@@ -222,7 +224,7 @@ pub async fn events(
         last_event_id.or(q.after).unwrap_or(0),
         false,
     );
-    let body = stream::unfold(state, |(slot, svc, key, id, after, done)| async move {
+    let body = stream::unfold(state, move |(slot, svc, key, id, after, done)| async move {
         if done {
             return None;
         }
@@ -236,7 +238,8 @@ pub async fn events(
             Err(e) => (
                 format!(
                     "event: error\ndata: {}\n\n",
-                    serde_json::to_string(&Problem::from(&ApiError::from(e))).unwrap_or_default()
+                    serde_json::to_string(&Problem::of(&ApiError::from(e), lang))
+                        .unwrap_or_default()
                 ),
                 after,
                 true,

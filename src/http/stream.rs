@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, header_or_query_token};
+use super::i18n::Lang;
 use super::limit::Limiter;
 use super::open_limit::Slot;
 use super::wire::EventsPage;
@@ -21,7 +22,8 @@ use crate::service::{Error, Service};
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    /// Start after this event number (the `Last-Event-ID` header wins).
+    /// Start after this event number (the `Last-Event-ID` header wins); a
+    /// number past the match's last event is refused with `400`.
     pub after: Option<u64>,
     /// The seat token, for `EventSource`, which cannot send `Authorization`
     /// (RFC 6750 §2.3); never together with the header.
@@ -54,13 +56,16 @@ struct Cursor {
     token: Option<String>,
     after: u64,
     done: bool,
+    /// The language of a final `error` event.
+    lang: Lang,
 }
 
 /// The match's events as `text/event-stream`: each event's `id` is its
 /// `seq`, its `event` its type, its `data` the JSON the events endpoint
-/// shows. Resume with `Last-Event-ID`. The stream ends after `match_over`;
-/// resumed at or past the end of a finished match it answers `204`, which
-/// tells an `EventSource` to stop reconnecting.
+/// shows. Resume with `Last-Event-ID` (or `after`); resuming after an event
+/// the match never made is refused with `400`. The stream ends after
+/// `match_over`; resumed at the end of a finished match it answers `204`,
+/// which tells an `EventSource` to stop reconnecting.
 #[utoipa::path(
     tag = "matches",
     params(
@@ -72,7 +77,7 @@ struct Cursor {
     responses(
         (status = 200, description = "An event stream", content_type = "text/event-stream", body = SseEvent),
         (status = 204, description = "The match is over and every event was sent"),
-        (status = 400, description = "Bad query or `Last-Event-ID`, or a token sent twice", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Bad query or `Last-Event-ID`, a resume point past the match's last event, or a token sent twice", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such match", body = Problem, content_type = "application/problem+json"),
     )
@@ -104,16 +109,12 @@ pub async fn stream_events(
         Some(limiter) => limiter.open_stream(&req)?,
         None => return Err(ApiError::from(Error::Internal("no limiter".into()))),
     };
-    // Check the match and the token before the stream starts (one read).
+    // Check the match, the token and the resume point before the stream
+    // starts: an event the match never made is refused with `400`.
     let phase = svc.view(&id, token.as_deref()).await?.game.phase;
-    // Resuming past the end of a finished match: nothing will ever come.
-    if phase == Phase::MatchOver
-        && svc
-            .events(&id, token.as_deref(), after, 0, 1)
-            .await?
-            .events
-            .is_empty()
-    {
+    let first = svc.events(&id, token.as_deref(), after, 0, 1).await?;
+    // Resuming at the end of a finished match: nothing will ever come.
+    if phase == Phase::MatchOver && first.events.is_empty() {
         return Ok(HttpResponse::NoContent()
             .insert_header(("Cache-Control", "no-cache"))
             .finish());
@@ -125,6 +126,7 @@ pub async fn stream_events(
         token,
         after,
         done: false,
+        lang: Lang::of(&req),
     };
     let body = stream::unfold(cursor, |mut c| async move {
         if c.done {
@@ -139,7 +141,8 @@ pub async fn stream_events(
                 c.done = true;
                 format!(
                     "event: error\ndata: {}\n\n",
-                    serde_json::to_string(&Problem::from(&ApiError::from(e))).unwrap_or_default()
+                    serde_json::to_string(&Problem::of(&ApiError::from(e), c.lang))
+                        .unwrap_or_default()
                 )
             }
             Ok(p) if p.events.is_empty() => ": keep-alive\n\n".to_string(),

@@ -108,7 +108,7 @@ pub async fn join(
     responses(
         (status = 200, description = "Left: the table", body = Table),
         (status = 401, description = "The credential holds no seat here", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The match has started (`wrong_phase`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match has started (`table_started`)", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -82,11 +82,15 @@ pub struct SeatSpec {
     /// The house bot for a `bot` seat, and the stand-in on a timeout: a
     /// house bot name or a strength level (`easy`, `medium`, `hard`,
     /// `expert`).
-    #[schema(example = "heuristic")]
+    #[schema(value_type = Option<super::schema::HouseBot>)]
     pub bot: Option<String>,
     /// A display name: printable text (no control, bidi or zero-width
     /// characters), at most 64 characters.
-    #[schema(example = "alice", max_length = 64)]
+    #[schema(
+        example = "alice",
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: Option<String>,
     /// A registered player to seat here (a `remote` seat): its API key
     /// acts for the seat besides the seat token, and its event stream
@@ -104,10 +108,11 @@ pub struct CreateMatch {
     pub rules: Rules,
     /// One entry per seat in seat order (4, or 3 for `abarrotada3`);
     /// default: every seat remote.
+    #[schema(min_items = 3, max_items = 4)]
     pub seats: Option<Vec<SeatSpec>>,
     /// A 256-bit seed as 64 hex digits, to replay a match; default: drawn
     /// from the OS secure random source.
-    #[schema(example = json!(null))]
+    #[schema(example = json!(null), pattern = "^[0-9a-fA-F]{64}$")]
     pub seed: Option<String>,
     /// Deal every hand as soon as the previous one is scored.
     #[serde(default)]
@@ -164,6 +169,7 @@ impl From<CreateMatch> for service::NewMatch {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SeatToken {
     /// The seat it acts for.
+    #[schema(value_type = super::schema::SeatNumber)]
     pub seat: Seat,
     /// Send as `Authorization: Bearer <token>`.
     pub token: String,
@@ -201,9 +207,13 @@ impl From<service::Created> for Created {
 /// `GET …/legal-moves`.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LegalMoves {
-    /// The match version these moves apply to.
+    /// The match version these moves apply to: send it as
+    /// `expected_version` with the action.
     pub version: u64,
+    /// The number of the match's last event at that version.
+    pub last_seq: u64,
     /// The seat to act (null when the match is over).
+    #[schema(value_type = Option<super::schema::SeatNumber>)]
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
     pub actions: Vec<Action>,
@@ -216,12 +226,14 @@ impl From<service::LegalMoves> for LegalMoves {
     fn from(l: service::LegalMoves) -> LegalMoves {
         let service::LegalMoves {
             version,
+            last_seq,
             turn,
             actions,
             hint,
         } = l;
         LegalMoves {
             version,
+            last_seq,
             turn,
             actions,
             hint,
@@ -229,17 +241,22 @@ impl From<service::LegalMoves> for LegalMoves {
     }
 }
 
-/// One event as a viewer sees it.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// One event as a viewer sees it: `seq`, `version`, `turn` and the event
+/// itself (its `type` and fields); described by `schema::events::Event`.
+#[derive(Clone, Debug, Serialize)]
 pub struct EventView {
     /// 1, 2, 3, … per match, never reused.
     pub seq: u64,
-    /// The event itself: `type` (`match_created`, `hand_dealt`, `delegated`,
-    /// `trump_chosen`, `double_called`, `card_played`, `trick_won`,
-    /// `hand_forfeited`, `hand_scored`, `match_over`, `bot_acted`), `seat`
-    /// where one acted, and its details.
+    /// The match version the event's step produced (absent on events
+    /// stored before versions were).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// The seat to act after that step, null once the match is over
+    /// (absent exactly when `version` is).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Option<Seat>>,
+    /// The event itself: `type` and its fields.
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub body: Value,
 }
 
@@ -247,8 +264,10 @@ pub struct EventView {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct EventsPage {
     /// The events after the requested number, oldest first.
+    #[schema(value_type = Vec<super::schema::events::Event>)]
     pub events: Vec<EventView>,
-    /// The number of the last event of the match.
+    /// The number of the last event of the match: the `after` of the next
+    /// request.
     pub last_seq: u64,
 }
 
@@ -258,7 +277,19 @@ impl From<service::EventsPage> for EventsPage {
         EventsPage {
             events: events
                 .into_iter()
-                .map(|service::EventView { seq, body }| EventView { seq, body })
+                .map(
+                    |service::EventView {
+                         seq,
+                         version,
+                         turn,
+                         body,
+                     }| EventView {
+                        seq,
+                        version,
+                        turn: version.map(|_| turn),
+                        body,
+                    },
+                )
                 .collect(),
             last_seq,
         }
@@ -269,8 +300,10 @@ impl From<service::EventsPage> for EventsPage {
 #[derive(Serialize, ToSchema)]
 pub struct SeatInfo {
     /// The seat number.
+    #[schema(value_type = super::schema::SeatNumber)]
     pub seat: Seat,
     /// The side it scores for (its team in pairs, itself in abarrotada).
+    #[schema(value_type = super::schema::SideNumber)]
     pub team: Side,
     /// `remote` or `bot`.
     pub kind: SeatKind,
@@ -290,9 +323,14 @@ pub struct MatchView {
     /// Increases by one per accepted action; send it back as
     /// `expected_version` or `If-Match` to act only on this state.
     pub version: u64,
+    /// The number of the match's last event at this version: follow the
+    /// match from here with `GET …/events?after=<last_seq>` or the stream
+    /// (`Last-Event-ID: <last_seq>`).
+    pub last_seq: u64,
     /// Who sits where.
     pub seats: Vec<engine::SeatInfo>,
     /// When the seat to act must have acted (RFC 3339), with a move clock.
+    #[schema(format = DateTime)]
     pub deadline: Option<String>,
     /// The game as the viewer may see it.
     #[serde(flatten)]
@@ -325,6 +363,7 @@ impl From<engine::MatchView> for MatchView {
         let engine::MatchView {
             match_id,
             version,
+            last_seq,
             seats,
             deadline,
             game,
@@ -332,6 +371,7 @@ impl From<engine::MatchView> for MatchView {
         MatchView {
             match_id,
             version,
+            last_seq,
             seats,
             deadline,
             game,
@@ -351,6 +391,7 @@ mod tests {
         let view = engine::MatchView {
             match_id: "m1".into(),
             version: 3,
+            last_seq: 12,
             seats: vec![engine::SeatInfo {
                 seat: 0,
                 team: 0,

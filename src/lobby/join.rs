@@ -157,9 +157,7 @@ impl Lobby<'_> {
                 TableStatus::Open => {}
                 TableStatus::Expired => return Err(Error::TableExpired),
                 _ => {
-                    return Err(Error::WrongPhase(
-                        "the match has started; a seat can be left only before".into(),
-                    ));
+                    return Err(Error::TableStarted);
                 }
             }
             table.seats[seat] = TableSeat {

@@ -2,7 +2,10 @@
 //!
 //! A refusal carries what its sentence needs (the card to beat, the suit to
 //! follow, the call expected). [`RuleError`]'s `Display` is the English
-//! sentence clients read; [`RuleError::code`] is a stable machine word.
+//! sentence clients read; [`RuleError::code`] is a stable machine word,
+//! one of [`RuleError::CODES`], that clients can act on without reading
+//! the sentence (the HTTP layer sends it as the problem's `rule`, and
+//! writes the sentence in the client's language).
 
 use super::card::{Card, Suit};
 use super::contract::Call;
@@ -72,17 +75,53 @@ pub enum RuleError {
 }
 
 impl RuleError {
-    /// A stable snake_case word naming the broken rule.
+    /// Every code [`RuleError::code`] can return, in a stable order.
+    pub const CODES: &'static [&'static str] = &[
+        "wrong_phase",
+        "not_your_turn",
+        "not_in_hand",
+        "must_follow_suit",
+        "must_beat",
+        "must_trump_to_beat",
+        "must_trump",
+        "forced_lowest_of_suit",
+        "forced_lowest_of_suit_or_counting",
+        "forced_lowest_of_a_suit",
+        "forced_lowest_of_a_suit_or_counting",
+        "must_name_trump",
+        "estevet_only_in_abarrotada",
+        "wrong_call",
+    ];
+
+    /// A stable snake_case word naming the broken rule. The forced-mode
+    /// refusal (4.1) has four: following suit (`…_of_suit`) or void
+    /// (`…_of_a_suit`: the lowest card of any suit held), each with
+    /// `…_or_counting` when a counting card is allowed too.
     pub fn code(&self) -> &'static str {
         match self {
             RuleError::WrongPhase { .. } => "wrong_phase",
             RuleError::NotYourTurn { .. } => "not_your_turn",
-            RuleError::NotInHand(_) => "card_not_held",
+            RuleError::NotInHand(_) => "not_in_hand",
             RuleError::MustFollowSuit(_) => "must_follow_suit",
             RuleError::MustBeat(_) => "must_beat",
             RuleError::MustTrumpToBeat(_) => "must_trump_to_beat",
             RuleError::MustTrump => "must_trump",
-            RuleError::ForcedLowest { .. } => "forced_lowest",
+            RuleError::ForcedLowest {
+                suit: Some(_),
+                counting_allowed: false,
+            } => "forced_lowest_of_suit",
+            RuleError::ForcedLowest {
+                suit: Some(_),
+                counting_allowed: true,
+            } => "forced_lowest_of_suit_or_counting",
+            RuleError::ForcedLowest {
+                suit: None,
+                counting_allowed: false,
+            } => "forced_lowest_of_a_suit",
+            RuleError::ForcedLowest {
+                suit: None,
+                counting_allowed: true,
+            } => "forced_lowest_of_a_suit_or_counting",
             RuleError::MustNameTrump => "must_name_trump",
             RuleError::EstevetOnlyInAbarrotada => "estevet_only_in_abarrotada",
             RuleError::WrongCall { .. } => "wrong_call",
@@ -120,7 +159,7 @@ mod tests {
             (
                 RuleError::NotInHand(c),
                 "11C is not in your hand",
-                "card_not_held",
+                "not_in_hand",
             ),
             (
                 RuleError::MustFollowSuit(Suit::Bastos),
@@ -140,7 +179,7 @@ mod tests {
                     counting_allowed: false,
                 },
                 "forced mode: must play the lowest card of suit O",
-                "forced_lowest",
+                "forced_lowest_of_suit",
             ),
             (
                 RuleError::ForcedLowest {
@@ -148,7 +187,7 @@ mod tests {
                     counting_allowed: true,
                 },
                 "forced mode: must play the lowest card of a suit or a counting card",
-                "forced_lowest",
+                "forced_lowest_of_a_suit_or_counting",
             ),
             (
                 RuleError::MustNameTrump,
@@ -168,9 +207,27 @@ mod tests {
                 "wrong_call",
             ),
         ];
+        let mut seen = Vec::new();
         for (e, text, code) in cases {
             assert_eq!(e.to_string(), text);
             assert_eq!(e.code(), code);
+            assert!(RuleError::CODES.contains(&code), "{code} is listed");
+            seen.push(code);
+        }
+        for (suit, counting_allowed, code) in [
+            (Some(Suit::Copes), true, "forced_lowest_of_suit_or_counting"),
+            (None, false, "forced_lowest_of_a_suit"),
+        ] {
+            let e = RuleError::ForcedLowest {
+                suit,
+                counting_allowed,
+            };
+            assert_eq!(e.code(), code);
+            seen.push(code);
+        }
+        // Every listed code is the code of some refusal.
+        for code in RuleError::CODES {
+            assert!(seen.contains(code), "{code} is never returned");
         }
     }
 }

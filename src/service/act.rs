@@ -1,4 +1,12 @@
 //! Acting for a seat: the compare-and-set retry loop and idempotent retries.
+//!
+//! With an idempotency key the store remembers, beside the answer, a
+//! fingerprint of the request (SHA-256 of the action and its guards): a
+//! retry with the same key and the same request gets the first answer, the
+//! same key with another request is refused with
+//! [`Error::IdempotencyKeyReused`] and changes nothing.
+
+use sha2::{Digest, Sha256};
 
 use super::clock::now_ms;
 use super::record::MatchView;
@@ -33,9 +41,10 @@ impl Act {
 pub enum Acted {
     /// The action was applied: the caller's new view.
     Applied(Box<MatchView>),
-    /// A retry with the seat's latest idempotency key: the first answer,
-    /// as the store remembered it (the serialized view, sent again
-    /// unchanged so that a retry gets exactly the first answer's bytes).
+    /// A retry with the seat's latest idempotency key (and the same
+    /// request): the first answer, as the store remembered it (the
+    /// serialized view, sent again unchanged so that a retry gets exactly
+    /// the first answer's bytes).
     Replayed(String),
 }
 
@@ -53,12 +62,51 @@ pub struct ActRequest {
     pub idempotency_key: Option<String>,
 }
 
+impl ActRequest {
+    /// What a retry must repeat to be the same request: a hash of the act,
+    /// the seat claimed and the version expected (however they were sent).
+    fn fingerprint(&self) -> Result<String, Error> {
+        let act = match self.act {
+            Act::Action(a) => serde_json::to_string(&a)?,
+            Act::Resign => "\"resign\"".to_string(),
+        };
+        let canonical = format!("{act}|{:?}|{:?}", self.seat, self.expected_version);
+        Ok(hex::encode(&Sha256::digest(canonical.as_bytes())[..16]))
+    }
+}
+
+/// The answer remembered with a key: the request's fingerprint, a newline,
+/// and the answer.
+fn remembered(fingerprint: &str, answer: &str) -> String {
+    format!("{fingerprint}\n{answer}")
+}
+
+/// The first answer, for a retry of the request of `fingerprint`.
+///
+/// # Errors
+/// [`Error::IdempotencyKeyReused`] when the key was used for another request.
+/// An answer remembered without a fingerprint (a JSON object, as servers
+/// stored them before) is taken for a retry.
+fn replay(stored: String, fingerprint: &str) -> Result<Acted, Error> {
+    match stored.split_once('\n') {
+        Some((f, answer)) if !f.starts_with('{') => {
+            if f == fingerprint {
+                Ok(Acted::Replayed(answer.to_string()))
+            } else {
+                Err(Error::IdempotencyKeyReused)
+            }
+        }
+        _ => Ok(Acted::Replayed(stored)),
+    }
+}
+
 impl Service {
     /// Applies a seat's action and returns its new view (or, for a retry,
     /// the first answer).
     ///
     /// # Errors
-    /// Every rule and guard failure of the API; nothing changes on error.
+    /// Every rule and guard failure of the API, and
+    /// [`Error::IdempotencyKeyReused`]; nothing changes on error.
     pub async fn act(
         &self,
         id: &str,
@@ -79,10 +127,14 @@ impl Service {
                 .idempotency_key
                 .as_ref()
                 .map(|k| format!("seat{seat}:{k}"));
+            let fingerprint = match &idem_key {
+                Some(_) => req.fingerprint()?,
+                None => String::new(),
+            };
             if let Some(key) = &idem_key
                 && let Some(resp) = self.store.idempotent_response(id, key).await?
             {
-                return Ok(Acted::Replayed(resp));
+                return replay(resp, &fingerprint);
             }
             if let Some(expected) = req.expected_version
                 && expected != rec.version
@@ -101,8 +153,8 @@ impl Service {
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            events.extend(engine_events.into_iter().map(events::StoredEvent::Engine));
             rec.version += 1;
+            events::push_step(&mut rec, &mut events, None, engine_events);
             let now = now_ms();
             rec.deadline_ms = None;
             let driver::Advanced {
@@ -113,7 +165,7 @@ impl Service {
             let view = rec.view(Some(seat));
             // The answer is serialized here only to be kept for a retry.
             let body = match &idem_key {
-                Some(_) => Some(serde_json::to_string(&view)?),
+                Some(_) => Some(remembered(&fingerprint, &serde_json::to_string(&view)?)),
                 None => None,
             };
             let idempotency = idem_key.as_deref().zip(body.as_deref());
@@ -125,7 +177,7 @@ impl Service {
                     return Ok(Acted::Applied(Box::new(view)));
                 }
                 CommitOutcome::Duplicate { response } => {
-                    return Ok(Acted::Replayed(response));
+                    return replay(response, &fingerprint);
                 }
                 CommitOutcome::Conflict { current_version } => {
                     if let Some(expected) = req.expected_version {

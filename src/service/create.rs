@@ -166,6 +166,7 @@ impl Service {
             on_timeout: req.on_timeout,
             deadline_ms: None,
             created_ms: now,
+            last_seq: Some(1),
         };
         let events = vec![events::match_created(
             rec.game.dealer,

@@ -232,20 +232,21 @@ fn advance(
             (_, None) => Act::Action(Action::Deal),
         };
         applied.push(&act, reason);
-        if let (Some(reason), Act::Action(a)) = (reason, act) {
-            events.push(events::bot_acted(
+        let bot_acted = match (reason, act) {
+            (Some(reason), Act::Action(a)) => Some(events::bot_acted(
                 seat,
                 &rec.seats[seat as usize].bot,
                 &a,
                 reason,
-            ));
-        }
+            )),
+            _ => None,
+        };
         engine_events.clear();
         rec.game
             .perform(act.by(seat), &mut engine_events)
             .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
-        events.extend(engine_events.drain(..).map(events::StoredEvent::Engine));
         rec.version += 1;
+        events::push_step(rec, events, bot_acted, engine_events.drain(..));
         rec.deadline_ms = None;
     }
     if rec.deadline_ms.is_none() {

@@ -31,15 +31,18 @@ pub enum Error {
     /// The table expired with seats still open.
     #[error("the table expired before its seats were filled")]
     TableExpired,
+    /// The table's match has started: its seats can no longer be left.
+    #[error("the match has started; a seat can be left only before")]
+    TableStarted,
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),
-    /// The action belongs to another phase.
+    /// The action belongs to another phase (a [`RuleError::WrongPhase`]).
     #[error("{0}")]
-    WrongPhase(String),
-    /// Another seat is to act.
+    WrongPhase(RuleError),
+    /// Another seat is to act (a [`RuleError::NotYourTurn`]).
     #[error("{0}")]
-    NotYourTurn(String),
+    NotYourTurn(RuleError),
     /// The action breaks a rule of the game, named by the refusal.
     #[error("{0}")]
     IllegalMove(RuleError),
@@ -51,6 +54,12 @@ pub enum Error {
         /// The version stored.
         current: u64,
     },
+    /// The idempotency key was last used for a different request; nothing
+    /// was changed.
+    #[error(
+        "this Idempotency-Key was used for a different request; send a new key with a new request"
+    )]
+    IdempotencyKeyReused,
     /// The store cannot be reached; nothing was changed.
     #[error("the match store is unavailable; retry later")]
     StoreUnavailable,
@@ -71,8 +80,8 @@ pub enum Error {
 impl From<RuleError> for Error {
     fn from(e: RuleError) -> Error {
         match e {
-            RuleError::WrongPhase { .. } => Error::WrongPhase(e.to_string()),
-            RuleError::NotYourTurn { .. } => Error::NotYourTurn(e.to_string()),
+            RuleError::WrongPhase { .. } => Error::WrongPhase(e),
+            RuleError::NotYourTurn { .. } => Error::NotYourTurn(e),
             other => Error::IllegalMove(other),
         }
     }

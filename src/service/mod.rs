@@ -15,6 +15,7 @@
 mod act;
 mod bot_pool;
 mod clock;
+mod conditional;
 mod create;
 pub mod driver;
 mod error;
@@ -35,6 +36,7 @@ use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
 pub use clock::{now_ms as clock_now_ms, rfc3339};
+pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;

@@ -23,6 +23,10 @@ impl Service {
         let snap = self.store.load(id).await?.ok_or(Error::MatchNotFound)?;
         let mut rec: MatchRecord = serde_json::from_str(&snap.state)?;
         rec.version = snap.version;
+        if rec.last_seq.is_none() {
+            // Stored before the record counted its events.
+            rec.last_seq = Some(self.store.last_seq(id).await?);
+        }
         Ok(rec)
     }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::clock::now_ms;
-use super::record::MatchView;
+use super::record::{MatchRecord, MatchView};
 use super::{Error, EventView, Service, events, input};
 use crate::rules::view::HistoryView;
 use crate::rules::{Action, Seat};
@@ -13,6 +13,8 @@ use crate::rules::{Action, Seat};
 pub struct LegalMoves {
     /// The match version these moves apply to.
     pub version: u64,
+    /// The number of the match's last event at that version.
+    pub last_seq: u64,
     /// The seat to act (null when the match is over).
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
@@ -53,8 +55,19 @@ impl Service {
     ) -> Result<LegalMoves, Error> {
         let rec = self.load_current(id).await?;
         let seat = self.require_caller(&rec, token).await?;
+        self.legal_moves_of(rec, seat, hint).await
+    }
+
+    /// `seat`'s legal moves in `rec`, with an optional house-bot hint.
+    pub(super) async fn legal_moves_of(
+        &self,
+        rec: MatchRecord,
+        seat: Seat,
+        hint: Option<&str>,
+    ) -> Result<LegalMoves, Error> {
         let actions = rec.game.legal_actions(seat);
         let (version, turn) = (rec.version, rec.game.turn());
+        let last_seq = rec.last_seq.unwrap_or(0);
         let hint = match hint {
             None => None,
             Some(name) => {
@@ -68,6 +81,7 @@ impl Service {
         };
         Ok(LegalMoves {
             version,
+            last_seq,
             turn,
             actions,
             hint,
@@ -78,7 +92,8 @@ impl Service {
     ///
     /// # Errors
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `InvalidRequest`
-    /// for limits, `StoreUnavailable`.
+    /// for limits or an `after` past the match's last event,
+    /// `StoreUnavailable`.
     pub async fn events(
         &self,
         id: &str,
@@ -102,6 +117,18 @@ impl Service {
         let rec = self.load_current(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         let mut raw = self.store.events_after(id, after, limit).await?;
+        if raw.is_empty() {
+            // Nothing will ever come after an event the match never made.
+            let last = match rec.last_seq {
+                Some(last) => last,
+                None => self.store.last_seq(id).await?,
+            };
+            if after > last {
+                return Err(Error::InvalidRequest(format!(
+                    "there is no event {after} to resume after: the match's last event is {last}"
+                )));
+            }
+        }
         if raw.is_empty() && wait_ms > 0 {
             // Wake for new events, or when the move clock runs out.
             let mut wait = wait_ms;

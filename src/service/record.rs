@@ -55,6 +55,11 @@ pub struct MatchRecord {
     pub deadline_ms: Option<u64>,
     /// When the match was created (milliseconds since the Unix epoch).
     pub created_ms: u64,
+    /// The number of the match's last event: counted as events are made,
+    /// written with them in one commit. `None` in records stored before it
+    /// was kept (loading asks the store then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seq: Option<u64>,
 }
 
 /// What the server does when a seat's move clock runs out.
@@ -93,6 +98,9 @@ pub struct MatchView {
     /// Increases by one per accepted action; send it back as
     /// `expected_version` or `If-Match` to act only on this state.
     pub version: u64,
+    /// The number of the match's last event at this version: read the
+    /// events after it (`?after=`, `Last-Event-ID`) to follow on from here.
+    pub last_seq: u64,
     /// Who sits where.
     pub seats: Vec<SeatInfo>,
     /// When the seat to act must have acted (RFC 3339), with a move clock.
@@ -117,6 +125,7 @@ impl MatchRecord {
         MatchView {
             match_id: self.id.clone(),
             version: self.version,
+            last_seq: self.last_seq.unwrap_or(0),
             seats: self
                 .seats
                 .iter()

@@ -251,6 +251,7 @@ async fn every_error_code_is_a_problem(backend: Backend) {
             .unwrap()
             .contains("not in your hand")
     );
+    assert_eq!(r.json["rule"], "not_in_hand");
     let lead = hand[0].clone();
     assert_eq!(
         app.post(&m("/play"), Some(&t[1]), json!({"card": lead}))
@@ -288,6 +289,8 @@ async fn every_error_code_is_a_problem(backend: Backend) {
             detail.starts_with("must "),
             "the detail names the rule: {detail} (led {led_suit})"
         );
+        let rule = r.json["rule"].as_str().unwrap();
+        assert!(rule.starts_with("must_"), "and so does `rule`: {rule}");
         assert_eq!(version(&app, &id).await, before);
     }
     assert_problem(
@@ -299,11 +302,11 @@ async fn every_error_code_is_a_problem(backend: Backend) {
 
     // Unknown route, wrong method, oversized body: problem+json too.
     assert_problem(&app.get("/v2/nothing", None).await, 404, "not_found");
-    // A method no route takes is answered like an unknown route.
+    // A method the resource does not take: 405, with what it takes.
     assert_problem(
         &app.send(Method::DELETE, &m(""), None, None, &[]).await,
-        404,
-        "not_found",
+        405,
+        "method_not_allowed",
     );
     let huge = json!({"card": "x".repeat(200_000)});
     assert_problem(

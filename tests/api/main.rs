@@ -16,6 +16,8 @@ mod raw;
 
 mod browser;
 mod clock_stream;
+mod contract;
+mod contract_document;
 mod errors;
 mod hardening;
 mod limits;
@@ -24,6 +26,7 @@ mod openapi;
 mod play;
 mod players;
 mod redis_fleet;
+mod semantics;
 mod stream_end;
 mod table_races;
 mod tables;

@@ -1,6 +1,6 @@
-//! The event stream of a finished match ends, even when resumed past its
-//! last event (found by `scripts/fuzz-api`: it used to send keep-alives
-//! forever): it answers `204 No Content`.
+//! The event stream of a finished match ends when resumed at its last
+//! event (found by `scripts/fuzz-api`: it used to send keep-alives
+//! forever): it answers `204 No Content`; resumed past it, `400`.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::app::{Backend, spawn_app};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
+async fn stream_of_a_finished_match_resumed_at_its_end_closes_at_once() {
     let app = spawn_app(Backend::Memory).await;
     let seats = json!([{"kind": "remote"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]);
     let (id, tokens) = app
@@ -21,7 +21,18 @@ async fn stream_of_a_finished_match_resumed_past_its_end_closes_at_once() {
     let last = app.get(&format!("{path}/events"), None).await.json["last_seq"]
         .as_u64()
         .expect("last_seq");
-    for resume in [last, last + 1000] {
+    // Resuming after an event the match never made is a client's mistake.
+    let past = app
+        .client
+        .get(format!("{}{path}/stream", app.base))
+        .header("Last-Event-ID", (last + 1000).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(past.status(), 400);
+    let problem: serde_json::Value = past.json().await.unwrap();
+    assert_eq!(problem["code"], "invalid_request");
+    for resume in [last] {
         let resp = app
             .client
             .get(format!("{}{path}/stream", app.base))

@@ -170,7 +170,7 @@ async fn leaving_before_the_start_frees_the_seat(backend: Backend) {
         .post(&format!("/v1/tables/{id}/leave"), Some(&token), json!({}))
         .await;
     assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.text);
-    assert_eq!(late.json["code"], "wrong_phase");
+    assert_eq!(late.json["code"], "table_started");
     let taken = join(&app, &id, None, json!({"seat": 9})).await;
     assert_eq!(taken.status, StatusCode::CONFLICT);
 }

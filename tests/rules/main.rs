@@ -10,6 +10,7 @@ mod helpers;
 
 mod properties;
 mod properties_views;
+mod rating;
 mod scenarios_abarrotada;
 mod scenarios_abarrotada_play;
 mod scenarios_bidding;

@@ -1,10 +1,13 @@
 //! The OpenAPI schemas of the engine's wire types, kept here so that the
 //! engine knows nothing of OpenAPI: the types that serialize as plain
 //! strings or numbers are written out below, the structured ones are
-//! described by the same-named types of [`types`] and [`views`].
+//! described by the same-named types of [`types`] and [`views`], the
+//! actions by [`actions`] and the events as shown by [`events`].
 
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::schema::{
+    KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::rules::{Card, FirstDealer, Trump, TrumpChoice, Winner};
@@ -84,6 +87,63 @@ schema!(
     )
 );
 
+/// The schema of a seat number (the engine's `Seat` is a plain `u8`).
+pub struct SeatNumber;
+/// The schema of a side number (the engine's `Side` is a plain `u8`).
+pub struct SideNumber;
+
+fn small_number(description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+        .minimum(Some(0))
+        .maximum(Some(3))
+        .description(Some(description))
+}
+
+impl PartialSchema for SeatNumber {
+    fn schema() -> RefOr<Schema> {
+        small_number("A seat: 0 to 3 (0 to 2 in abarrotada3), in playing order.").into()
+    }
+}
+impl ToSchema for SeatNumber {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Seat".into()
+    }
+}
+impl PartialSchema for SideNumber {
+    fn schema() -> RefOr<Schema> {
+        small_number(
+            "A side: the team (0 or 1; seat s plays for side s mod 2) in pairs, the seat itself in abarrotada.",
+        )
+        .into()
+    }
+}
+impl ToSchema for SideNumber {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Side".into()
+    }
+}
+
+/// The schema of a house bot's name: the names [`bots::by_name`] knows.
+///
+/// [`bots::by_name`]: crate::bots::by_name
+pub struct HouseBot;
+
+impl PartialSchema for HouseBot {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A house bot (`random`, `heuristic`, `montecarlo`, `expert`) or a strength level (`easy`, `medium`, `hard`, `expert`).",
+            ))
+            .enum_values(Some(crate::bots::NAMES.iter().copied()))
+            .examples(["heuristic"])
+            .into()
+    }
+}
+impl ToSchema for HouseBot {}
+
 /// Lends each engine type `engine::T` the schema of the same-named type `T`
 /// of the calling module.
 macro_rules! lend {
@@ -109,5 +169,9 @@ macro_rules! lend {
 }
 pub(super) use lend;
 
+pub mod actions;
+pub mod document;
+pub mod events;
+pub mod problem;
 mod types;
 mod views;

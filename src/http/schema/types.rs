@@ -1,4 +1,4 @@
-//! The OpenAPI schemas of the engine's structured types: actions, phases,
+//! The OpenAPI schemas of the engine's structured types: phases,
 //! rule options, calls and hand results.
 //!
 //! The engine's types serialize themselves (serde) but know nothing of
@@ -12,12 +12,12 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::rules::{Card, FirstDealer, Seat, Side, Trump, TrumpChoice};
+use crate::rules::{FirstDealer, Seat, Side, Trump};
 
 /// The engine types described here.
 mod engine {
     pub use crate::rules::{
-        Action, Call, CallRecord, Doubling, HandResult, Phase, Rules, ShuffleMode, Variant,
+        Call, CallRecord, Doubling, HandResult, Phase, Rules, ShuffleMode, Variant,
     };
 }
 
@@ -35,29 +35,6 @@ pub enum Phase {
     Playing,
     /// The match has ended.
     MatchOver,
-}
-
-/// One move of a seat, exactly as `legal_actions` lists it.
-#[derive(Serialize, ToSchema)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// Deal the next hand (the dealer, in phase `awaiting_deal`).
-    Deal,
-    /// Name trump or hand the choice on (phase `choosing_trump`).
-    Trump {
-        /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` or `estevet`.
-        choice: TrumpChoice,
-    },
-    /// Double or pass (phase `doubling`).
-    Double {
-        /// `contro`, `recontro`, `sant_vicenc` or `pass`.
-        call: engine::Call,
-    },
-    /// Play a card (phase `playing`).
-    Play {
-        /// A card code such as `9O`.
-        card: Card,
-    },
 }
 
 /// Which game is played.
@@ -95,30 +72,41 @@ pub enum ShuffleMode {
     StackAndCut,
 }
 
-/// The options of a match. Every field has the default of docs/rules.md.
+/// The options of a match. Every field is optional, with the default of
+/// docs/rules.md (each field's description names it; the schema gives no
+/// `default` keyword, which some generators read as "always present").
 #[derive(Serialize, ToSchema)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     /// `pairs` (default), `abarrotada` or `abarrotada3`.
+    #[schema(required = false)]
     pub variant: engine::Variant,
     /// A side wins when its total reaches this (default 101; 51 for a
     /// "50-point game").
     #[schema(example = 101, minimum = 1, maximum = 100000)]
+    #[schema(required = false)]
     pub target: u32,
     /// The match also ends after this many hands (default: no limit).
     #[schema(minimum = 1, maximum = 1000)]
+    #[schema(required = false)]
     pub max_hands: Option<u32>,
     /// `powers` (1, 2, 4, 8; default) or `linear` (1, 2, 3, 4).
+    #[schema(required = false)]
     pub doubling: engine::Doubling,
     /// Allow Sant Vicenç when the trump is botifarra (pairs game; default false).
+    #[schema(required = false)]
     pub sant_vicenc_with_botifarra: bool,
     /// "Modalitat obligada" (docs/rules.md 4.1; pairs game only; default false).
+    #[schema(required = false)]
     pub forced: bool,
     /// A player void in the suit led must trump (docs/rules.md 4.2; default false).
+    #[schema(required = false)]
     pub must_trump: bool,
     /// `full` (default) or `stack_and_cut`.
+    #[schema(required = false)]
     pub shuffle: engine::ShuffleMode,
     /// `"draw"` (default) or a seat number.
+    #[schema(required = false)]
     pub first_dealer: FirstDealer,
 }
 
@@ -140,6 +128,7 @@ pub enum Call {
 #[derive(Serialize, ToSchema)]
 pub struct CallRecord {
     /// Who spoke.
+    #[schema(value_type = super::SeatNumber)]
     pub seat: Seat,
     /// What they said.
     pub call: engine::Call,
@@ -151,8 +140,10 @@ pub struct HandResult {
     /// 1 for the first hand.
     pub hand_number: u32,
     /// Who dealt.
+    #[schema(value_type = super::SeatNumber)]
     pub dealer: Seat,
     /// Who named trump (null when the hand was forfeited before).
+    #[schema(value_type = Option<super::SeatNumber>)]
     pub declarer: Option<Seat>,
     /// The declaration (null when forfeited before it).
     pub trump: Option<Trump>,
@@ -166,6 +157,7 @@ pub struct HandResult {
     /// Match points recorded per side.
     pub recorded: Vec<u32>,
     /// The side that forfeited, if any.
+    #[schema(value_type = Option<super::SideNumber>)]
     pub forfeit: Option<Side>,
 }
 
@@ -177,17 +169,6 @@ impl From<engine::Phase> for Phase {
             engine::Phase::Doubling => Phase::Doubling,
             engine::Phase::Playing => Phase::Playing,
             engine::Phase::MatchOver => Phase::MatchOver,
-        }
-    }
-}
-
-impl From<engine::Action> for Action {
-    fn from(v: engine::Action) -> Action {
-        match v {
-            engine::Action::Deal => Action::Deal,
-            engine::Action::Trump { choice } => Action::Trump { choice },
-            engine::Action::Double { call } => Action::Double { call },
-            engine::Action::Play { card } => Action::Play { card },
         }
     }
 }
@@ -217,13 +198,6 @@ impl From<engine::ShuffleMode> for ShuffleMode {
             engine::ShuffleMode::Full => ShuffleMode::Full,
             engine::ShuffleMode::StackAndCut => ShuffleMode::StackAndCut,
         }
-    }
-}
-
-/// The engine's defaults (the schema shows them).
-impl Default for Rules {
-    fn default() -> Rules {
-        engine::Rules::default().into()
     }
 }
 
@@ -301,7 +275,6 @@ impl From<engine::HandResult> for HandResult {
 
 super::lend!(
     Phase,
-    Action,
     Variant,
     Doubling,
     ShuffleMode,

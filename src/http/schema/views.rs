@@ -21,6 +21,7 @@ mod engine {
 #[derive(Serialize, ToSchema)]
 pub struct PlayedCard {
     /// The seat that played it.
+    #[schema(value_type = super::SeatNumber)]
     pub seat: Seat,
     /// The card.
     pub card: Card,
@@ -30,10 +31,12 @@ pub struct PlayedCard {
 #[derive(Serialize, ToSchema)]
 pub struct TrickView {
     /// The seat that led.
+    #[schema(value_type = super::SeatNumber)]
     pub leader: Seat,
     /// The cards played, in order.
     pub cards: Vec<engine::PlayedCard>,
     /// Who won it (null while it is being played).
+    #[schema(value_type = Option<super::SeatNumber>)]
     pub winner: Option<Seat>,
 }
 
@@ -41,6 +44,7 @@ pub struct TrickView {
 #[derive(Serialize, ToSchema)]
 pub struct ChoiceView {
     /// Who spoke.
+    #[schema(value_type = super::SeatNumber)]
     pub seat: Seat,
     /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` or `estevet`.
     pub choice: TrumpChoice,
@@ -53,16 +57,19 @@ pub struct GameView {
     /// The options of the match.
     pub rules: engine::Rules,
     /// The viewer's seat, or null for a spectator.
+    #[schema(value_type = Option<super::SeatNumber>)]
     pub you: Option<Seat>,
     /// The current phase.
     pub phase: engine::Phase,
     /// The hand in progress, or the last one played (0 before the first deal).
     pub hand_number: u32,
     /// The dealer of that hand (of the next hand in `awaiting_deal`).
+    #[schema(value_type = super::SeatNumber)]
     pub dealer: Seat,
     /// The card turned to draw the first dealer, if drawn.
     pub first_dealer_card: Option<Card>,
     /// Who named trump in that hand.
+    #[schema(value_type = Option<super::SeatNumber>)]
     pub declarer: Option<Seat>,
     /// The trump of that hand.
     pub trump: Option<Trump>,
@@ -73,6 +80,7 @@ pub struct GameView {
     /// The multiplier in force.
     pub multiplier: u32,
     /// The seat to act, or null when the match is over.
+    #[schema(value_type = Option<super::SeatNumber>)]
     pub turn: Option<Seat>,
     /// The viewer's own cards (absent for spectators).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,6 +118,7 @@ pub struct HandRecordView {
     /// 1 for the first hand.
     pub hand_number: u32,
     /// Who dealt.
+    #[schema(value_type = super::SeatNumber)]
     pub dealer: Seat,
     /// Each seat's dealt cards; null where still hidden from the viewer.
     pub dealt: Vec<Option<Vec<Card>>>,
@@ -294,8 +303,9 @@ mod tests {
     use serde::Serialize;
     use serde_json::to_value;
 
+    use super::super::actions::Action;
     use super::super::types::{
-        Action, Call, CallRecord, Doubling, HandResult, Phase, Rules, ShuffleMode, Variant,
+        Call, CallRecord, Doubling, HandResult, Phase, Rules, ShuffleMode, Variant,
     };
     use super::*;
     use crate::rules::Match;

@@ -1,0 +1,240 @@
+//! The OpenAPI document as a client generator reads it: named action and
+//! event schemas in discriminated unions, explicit security, optional
+//! fields and bodies as the server treats them, problem examples that
+//! match their status, and request examples the server accepts.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::app::{Backend, spawn_app};
+
+fn remote4() -> Value {
+    json!({"rules": {"first_dealer": 0, "max_hands": 1}, "seats": [{}, {}, {}, {}]})
+}
+
+fn document() -> Value {
+    serde_json::from_str(&botifarra::http::openapi_json().expect("the document serializes"))
+        .unwrap()
+}
+
+#[test]
+fn the_document_names_every_action_and_event_in_discriminated_unions() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+    for (union, count) in [("Action", 4), ("Event", 11)] {
+        let u = &schemas[union];
+        assert_eq!(u["discriminator"]["propertyName"], "type", "{union}");
+        let mapping = u["discriminator"]["mapping"].as_object().unwrap();
+        assert_eq!(mapping.len(), count, "{union}");
+        assert_eq!(u["oneOf"].as_array().unwrap().len(), count, "{union}");
+        for (tag, target) in mapping {
+            let name = target.as_str().unwrap().rsplit('/').next().unwrap();
+            let variant = &schemas[name];
+            assert_eq!(
+                variant["properties"]["type"]["enum"],
+                json!([tag]),
+                "{name}"
+            );
+            assert!(
+                variant["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!("type")),
+                "{name}"
+            );
+            for (field, s) in variant["properties"].as_object().unwrap() {
+                if field != "type" {
+                    let described = s["description"].is_string()
+                        || s["oneOf"][0]["description"].is_string()
+                        || s["allOf"][0]["description"].is_string();
+                    assert!(described, "{name}.{field} is not described: {s}");
+                }
+            }
+            if union == "Event" {
+                let required = variant["required"].as_array().unwrap();
+                assert!(required.contains(&json!("seq")), "{name}");
+                assert!(variant["properties"]["version"].is_object(), "{name}");
+            }
+        }
+    }
+    // The listed actions and the /actions body are the same schema.
+    let body = &doc["paths"]["/v1/matches/{id}/actions"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    assert_eq!(body["$ref"], "#/components/schemas/Action");
+    assert_eq!(
+        schemas["GameView"]["properties"]["legal_actions"]["items"]["$ref"],
+        "#/components/schemas/Action"
+    );
+    assert_eq!(
+        schemas["EventsPage"]["properties"]["events"]["items"]["$ref"],
+        "#/components/schemas/Event"
+    );
+    assert!(schemas.get("ActionRequest").is_none());
+}
+
+#[test]
+fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(doc["servers"][0]["url"], "/");
+    assert_eq!(doc["info"]["license"]["identifier"], "MIT");
+    // Every Rules option has a default: none is required, none shows a
+    // `default` keyword a generator would read as "always present".
+    assert!(schemas["Rules"].get("required").is_none());
+    assert!(!schemas["Rules"].to_string().contains("\"default\""));
+    assert_eq!(schemas["MatchView"].to_string().contains("date-time"), true);
+    assert_eq!(schemas["Seat"]["maximum"], 3);
+    assert_eq!(
+        schemas["Problem"]["properties"]["code"]["$ref"],
+        "#/components/schemas/ProblemCode"
+    );
+    let public = [
+        "/healthz",
+        "/readyz",
+        "/v1/matches",
+        "/v1/players",
+        "/v1/players/{id}",
+        "/v1/tables",
+        "/v1/tables/{id}",
+        "/v1/lobby",
+        "/v1/invites/{code}",
+    ];
+    let player = [
+        "/v1/players/me",
+        "/v1/players/me/key",
+        "/v1/players/me/events",
+    ];
+    let joins = ["/v1/tables/{id}/join", "/v1/invites/{code}/join"];
+    let spectator = [
+        "/v1/matches/{id}",
+        "/v1/matches/{id}/events",
+        "/v1/matches/{id}/stream",
+        "/v1/matches/{id}/history",
+    ];
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let security = op["security"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{method} {path} states no security"));
+            if public.contains(&path.as_str()) {
+                assert!(security.is_empty(), "{method} {path}");
+            } else if player.contains(&path.as_str()) {
+                assert_eq!(
+                    op["security"],
+                    json!([{"player_key": []}]),
+                    "{method} {path}"
+                );
+            } else if joins.contains(&path.as_str()) {
+                assert_eq!(
+                    op["security"],
+                    json!([{}, {"player_key": []}]),
+                    "{method} {path}"
+                );
+            } else if path == "/v1/tables/{id}/leave" {
+                assert_eq!(
+                    op["security"],
+                    json!([{"seat_token": []}, {"player_key": []}]),
+                    "{method} {path}"
+                );
+            } else if spectator.contains(&path.as_str()) {
+                assert_eq!(
+                    op["security"],
+                    json!([{}, {"seat_token": []}]),
+                    "{method} {path}"
+                );
+            } else if path.starts_with("/v1/") {
+                assert_eq!(
+                    op["security"],
+                    json!([{"seat_token": []}]),
+                    "{method} {path}"
+                );
+            }
+            if let Some(body) = op.get("requestBody") {
+                let examples = &body["content"]["application/json"]["examples"];
+                assert!(
+                    !examples.as_object().unwrap().is_empty(),
+                    "{method} {path} has no example"
+                );
+                let optional = path.ends_with("/deal") || path.ends_with("/resign");
+                assert_eq!(
+                    body["required"] == json!(true),
+                    !optional,
+                    "{method} {path}"
+                );
+            }
+            for param in op["parameters"].as_array().into_iter().flatten() {
+                assert!(
+                    !param["schema"].to_string().contains("\"null\""),
+                    "{method} {path} {param}"
+                );
+            }
+            for (status, answer) in op["responses"].as_object().unwrap() {
+                let Some(examples) =
+                    answer["content"]["application/problem+json"]["examples"].as_object()
+                else {
+                    continue;
+                };
+                assert!(!examples.is_empty(), "{method} {path} {status}");
+                for e in examples.values() {
+                    assert_eq!(e["value"]["status"].to_string(), *status, "{method} {path}");
+                    if status != "422" {
+                        assert_ne!(
+                            e["value"]["code"], "illegal_move",
+                            "{method} {path} {status}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_documents_first_body_examples_are_accepted_in_the_state_they_name() {
+    let doc = document();
+    let first = |path: &str| {
+        let examples =
+            doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["examples"]
+                .as_object()
+                .unwrap()
+                .clone();
+        examples.into_iter().next().unwrap().1["value"].clone()
+    };
+    let app = spawn_app(Backend::Memory).await;
+    // A new match: its dealer deals (`…/actions` and `…/deal` alike).
+    for path in ["/v1/matches/{id}/actions", "/v1/matches/{id}/deal"] {
+        let (id, tokens) = app.create(remote4()).await;
+        let r = app
+            .post(
+                &path.replace("{id}", &id),
+                tokens[0].as_deref(),
+                first(path),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{path}: {}", r.text);
+    }
+    // After the deal, whoever chooses names trump; then whoever speaks passes.
+    let (id, tokens) = app.create(remote4()).await;
+    app.post(
+        &format!("/v1/matches/{id}/deal"),
+        tokens[0].as_deref(),
+        json!({}),
+    )
+    .await;
+    for path in ["/v1/matches/{id}/trump", "/v1/matches/{id}/double"] {
+        let turn = app.get(&format!("/v1/matches/{id}"), None).await.json["turn"]
+            .as_u64()
+            .unwrap();
+        let r = app
+            .post(
+                &path.replace("{id}", &id),
+                tokens[turn as usize].as_deref(),
+                first(path),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{path}: {}", r.text);
+    }
+    // Swagger UI keeps the token entered under "Authorize" across reloads.
+    let init = app.get("/swagger-ui/swagger-initializer.js", None).await;
+    assert!(init.text.contains("persistAuthorization"), "{}", init.text);
+}
