@@ -72,7 +72,8 @@ pub struct ServeArgs {
     /// Requests per second per seat token (0: no limit).
     #[arg(long, env = "RATE_LIMIT_PER_TOKEN", default_value_t = 100)]
     pub rate_limit_per_token: u32,
-    /// Matches one client address may create per minute (0: no limit).
+    /// Matches, tables and players one client address may create per
+    /// minute (0: no limit).
     #[arg(long, env = "CREATES_PER_MINUTE", default_value_t = 600)]
     pub creates_per_minute: u32,
     /// `legal-moves?hint=` requests per second per client address (0: no limit).
@@ -94,6 +95,9 @@ pub struct ServeArgs {
     /// Open event streams per client address (0: no limit).
     #[arg(long, env = "MAX_STREAMS_PER_IP", default_value_t = 32)]
     pub max_streams_per_ip: usize,
+    /// Invite-code requests per minute per client address (0: no limit).
+    #[arg(long, env = "INVITES_PER_MINUTE", default_value_t = 20)]
+    pub invites_per_minute: u32,
     /// How long a client may take to send a request's head, in milliseconds.
     #[arg(long, env = "HEADER_TIMEOUT_MS", default_value_t = 5_000)]
     pub header_timeout_ms: u64,

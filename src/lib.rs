@@ -12,6 +12,7 @@ pub mod arena;
 pub mod bots;
 pub mod config;
 pub mod http;
+pub mod lobby;
 pub mod rating;
 pub mod rules;
 pub mod service;

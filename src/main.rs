@@ -9,6 +9,7 @@ use tracing_subscriber::EnvFilter;
 use botifarra::config::{Cli, Command, ServeArgs};
 use botifarra::http::ServeOptions;
 use botifarra::http::limit::RateLimits;
+use botifarra::lobby::store::RedisLobbyStore;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
@@ -105,8 +106,19 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         max_hands_per_match: args.max_hands_per_match,
         ..Limits::default()
     };
-    let svc =
-        Arc::new(Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?);
+    let mut svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;
+    if let Some(url) = &args.redis_url {
+        let lobby = RedisLobbyStore::connect(url)
+            .await
+            .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?;
+        svc = svc.with_lobby_store(Arc::new(lobby));
+    } else if !args.redis_cluster.is_empty() {
+        tracing::warn!(
+            "players, tables and the lobby are kept in this instance's memory: on a Redis \
+             Cluster only matches are shared between instances"
+        );
+    }
+    let svc = Arc::new(svc);
     let trusted_proxies = if args.trust_forwarded_for {
         args.trusted_proxies.max(1)
     } else {
@@ -122,6 +134,7 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
             trusted_proxies,
             connections_per_ip: args.max_connections_per_ip,
             streams_per_ip: args.max_streams_per_ip,
+            invites_per_min: args.invites_per_minute,
         },
         cors_origins: args.cors_origins,
         header_timeout: Duration::from_millis(args.header_timeout_ms),

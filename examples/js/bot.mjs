@@ -5,7 +5,12 @@
 // actions it picks one with a simple strategy and posts it; otherwise it
 // long-polls the event feed.
 //
-// Usage: node bot.mjs [BASE_URL]   (or env BOTIFARRA_URL;
+// With --lobby it plays as a registered bot player instead: it registers,
+// joins the oldest public table with an open seat (or opens a table against
+// three house bots and takes its open seat), then follows its player event
+// stream and plays whenever the stream says it is its turn.
+//
+// Usage: node bot.mjs [--lobby] [BASE_URL]   (or env BOTIFARRA_URL;
 // default http://127.0.0.1:8080)
 
 // Order inside a suit, strongest first (docs/rules.md section 1), and card points.
@@ -79,8 +84,71 @@ function choose(view) {
   return legal[0];
 }
 
+// Joins the oldest public pairs table with an open seat, or opens one against
+// three house bots and joins it; returns [table id, seat].
+async function findTable(base, key) {
+  const [status, page] = await request(base, "GET", "/v1/lobby?variant=pairs&limit=20");
+  for (const table of status === 200 ? page.tables : []) {
+    const [st, joined] = await request(base, "POST", `/v1/tables/${table.table_id}/join`, key, {});
+    if (st === 200) return [table.table_id, joined.token.seat];
+  }
+  const seats = [{ kind: "open" }, { kind: "bot" }, { kind: "bot" }, { kind: "bot" }];
+  const [st, created] = await request(base, "POST", "/v1/tables", null, { seats, auto_deal: true });
+  if (st !== 201) throw new Error(`could not open a table: ${st} ${JSON.stringify(created)}`);
+  const id = created.table.table_id;
+  const [js, joined] = await request(base, "POST", `/v1/tables/${id}/join`, key, {});
+  if (js !== 200) throw new Error(`could not join table ${id}: ${js} ${JSON.stringify(joined)}`);
+  return [id, joined.token.seat];
+}
+
+// Plays one match as a registered bot player, driven by its event stream.
+async function lobbyMode(base) {
+  const [status, reg] = await request(base, "POST", "/v1/players", null, { name: "example-bot", kind: "bot" });
+  if (status !== 201) {
+    console.error(`could not register: ${status} ${JSON.stringify(reg)}`);
+    return 1;
+  }
+  const key = reg.api_key; // secret: acts for this player's seats in any match
+  console.log(`registered bot player ${reg.player.id}`);
+  const [table, seat] = await findTable(base, key);
+  console.log(`seated at table ${table}, seat ${seat}; following the player's event stream`);
+  let after = 0;
+  let moves = 0;
+  for (;;) {
+    const [st, page] = await request(base, "GET", `/v1/players/me/events?after=${after}&wait_ms=25000`, key);
+    if (st === 429) continue;
+    if (st !== 200) {
+      console.error(`cannot read the event stream: ${st} ${JSON.stringify(page)}`);
+      return 1;
+    }
+    after = page.last_seq;
+    for (const event of page.events) {
+      if (event.match_id !== table) continue;
+      if (event.type === "match_started") {
+        console.log(`match ${table} started; playing seat ${event.seat}`);
+      } else if (event.type === "your_turn") {
+        const [vs, view] = await request(base, "GET", `/v1/matches/${table}`, key);
+        // An older turn event than the match's state: a newer one follows.
+        if (vs !== 200 || view.version !== event.version || view.legal_actions.length === 0) continue;
+        const action = { ...choose(view), expected_version: view.version };
+        const [as, answer] = await request(base, "POST", `/v1/matches/${table}/actions`, key, action);
+        if (as === 200) moves += 1;
+        else if (as !== 409 && as !== 429) {
+          console.error(`action refused: ${as} ${JSON.stringify(answer)}`);
+          return 1;
+        }
+      } else if (event.type === "match_over") {
+        console.log(`final: scores ${JSON.stringify(event.scores)}, winner ${event.winner}, seat ${event.seat}, ${moves} moves`);
+        return 0;
+      }
+    }
+  }
+}
+
 async function main() {
-  const base = (process.argv[2] ?? process.env.BOTIFARRA_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+  const args = process.argv.slice(2).filter((a) => a !== "--lobby");
+  const base = (args[0] ?? process.env.BOTIFARRA_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+  if (process.argv.includes("--lobby")) return lobbyMode(base);
   const seats = [{ kind: "remote", name: "example" }, { kind: "bot" }, { kind: "bot" }, { kind: "bot" }];
   const [status, created] = await request(base, "POST", "/v1/matches", null, { seats, auto_deal: true });
   if (status !== 201) {

@@ -5,7 +5,12 @@ It creates a match against three house bots, then plays its seat until the
 match is over: it reads its view, and when it has legal actions it picks one
 with a simple strategy and posts it; otherwise it long-polls the event feed.
 
-Usage: python3 bot.py [BASE_URL]   (or env BOTIFARRA_URL;
+With --lobby it plays as a registered bot player instead: it registers,
+joins the oldest public table with an open seat (or opens a table against
+three house bots and takes its open seat), then follows its player event
+stream and plays whenever the stream says it is its turn.
+
+Usage: python3 bot.py [--lobby] [BASE_URL]   (or env BOTIFARRA_URL;
 default http://127.0.0.1:8080)
 """
 
@@ -97,8 +102,71 @@ def choose(view):
     return legal[0]
 
 
+def find_table(base, key):
+    """Joins the oldest public pairs table with an open seat, or opens one
+    against three house bots and joins it; returns (table id, seat)."""
+    status, page = request(base, "GET", "/v1/lobby?variant=pairs&limit=20")
+    for table in page.get("tables", []) if status == 200 else []:
+        status, joined = request(base, "POST", f"/v1/tables/{table['table_id']}/join", key, {})
+        if status == 200:
+            return table["table_id"], joined["token"]["seat"]
+    seats = [{"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    status, created = request(base, "POST", "/v1/tables", body={"seats": seats, "auto_deal": True})
+    if status != 201:
+        raise SystemExit(f"could not open a table: {status} {created}")
+    table = created["table"]["table_id"]
+    status, joined = request(base, "POST", f"/v1/tables/{table}/join", key, {})
+    if status != 200:
+        raise SystemExit(f"could not join table {table}: {status} {joined}")
+    return table, joined["token"]["seat"]
+
+
+def lobby_mode(base):
+    """Plays one match as a registered bot player, driven by its event stream."""
+    status, reg = request(base, "POST", "/v1/players", body={"name": "example-bot", "kind": "bot"})
+    if status != 201:
+        print(f"could not register: {status} {reg}", file=sys.stderr)
+        return 1
+    key = reg["api_key"]  # secret: acts for this player's seats in any match
+    print(f"registered bot player {reg['player']['id']}")
+    table, seat = find_table(base, key)
+    print(f"seated at table {table}, seat {seat}; following the player's event stream")
+    after, moves = 0, 0
+    while True:
+        status, page = request(base, "GET", f"/v1/players/me/events?after={after}&wait_ms=25000", key)
+        if status == 429:
+            continue
+        if status != 200:
+            print(f"cannot read the event stream: {status} {page}", file=sys.stderr)
+            return 1
+        after = page["last_seq"]
+        for event in page["events"]:
+            if event.get("match_id") != table:
+                continue
+            if event["type"] == "match_started":
+                print(f"match {table} started; playing seat {event['seat']}")
+            elif event["type"] == "your_turn":
+                status, view = request(base, "GET", f"/v1/matches/{table}", key)
+                # An older turn event than the match's state: a newer one follows.
+                if status != 200 or view["version"] != event["version"] or not view["legal_actions"]:
+                    continue
+                action = dict(choose(view), expected_version=view["version"])
+                status, answer = request(base, "POST", f"/v1/matches/{table}/actions", key, action)
+                if status == 200:
+                    moves += 1
+                elif status not in (409, 429):
+                    print(f"action refused: {status} {answer}", file=sys.stderr)
+                    return 1
+            elif event["type"] == "match_over":
+                print(f"final: scores {event['scores']}, winner {event['winner']}, seat {event['seat']}, {moves} moves")
+                return 0
+
+
 def main():
-    base = (sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BOTIFARRA_URL", "http://127.0.0.1:8080")).rstrip("/")
+    args = [a for a in sys.argv[1:] if a != "--lobby"]
+    base = (args[0] if args else os.environ.get("BOTIFARRA_URL", "http://127.0.0.1:8080")).rstrip("/")
+    if "--lobby" in sys.argv[1:]:
+        return lobby_mode(base)
     seats = [{"kind": "remote", "name": "example"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
     status, created = request(base, "POST", "/v1/matches", body={"seats": seats, "auto_deal": True})
     if status != 201:

@@ -256,6 +256,7 @@ fn seats(args: &ArenaArgs, players: &[Player; 2], mask: u8) -> Vec<SeatInfo> {
                     name.clone()
                 },
                 name: Some(label.to_string()),
+                player: None,
             }
         })
         .collect()

@@ -38,7 +38,8 @@ pub struct Problem {
     /// `headers_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
     /// `version_conflict`, `idempotency_key_reused`, `rate_limited`,
     /// `store_unavailable`, `busy`, `store_full`, `match_too_large`,
-    /// `internal_error`.
+    /// `internal_error`, `player_not_found`, `table_not_found`,
+    /// `invite_not_found`, `table_expired`, `seat_taken`, `table_started`.
     #[schema(value_type = super::schema::problem::ProblemCode)]
     pub code: String,
     /// With `illegal_move`, `wrong_phase` and `not_your_turn`: the rule the
@@ -226,6 +227,12 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::Unauthorized(_) => (401, "unauthorized", "Unauthorized"),
         Error::Forbidden(_) => (403, "forbidden", "Forbidden"),
         Error::MatchNotFound => (404, "match_not_found", "Match not found"),
+        Error::PlayerNotFound => (404, "player_not_found", "Player not found"),
+        Error::TableNotFound => (404, "table_not_found", "Table not found"),
+        Error::InviteNotFound => (404, "invite_not_found", "Invite not found"),
+        Error::TableExpired => (410, "table_expired", "Table expired"),
+        Error::SeatTaken(_) => (409, "seat_taken", "Seat taken"),
+        Error::TableStarted => (409, "table_started", "Table started"),
         Error::WrongPhase(_) => (409, "wrong_phase", "Wrong phase"),
         Error::NotYourTurn(_) => (409, "not_your_turn", "Not your turn"),
         Error::VersionConflict { .. } => (409, "version_conflict", "Version conflict"),

@@ -83,10 +83,26 @@ pub fn header_or_query_token(
 }
 
 /// The request's path and query as logged: the value of every
-/// `access_token` parameter replaced by `[redacted]`.
+/// `access_token` parameter, and an invite code in the path, replaced by
+/// `[redacted]`.
 pub fn redacted_target(path_and_query: &str) -> Cow<'_, str> {
-    let Some((path, query)) = path_and_query.split_once('?') else {
-        return Cow::Borrowed(path_and_query);
+    let (path, query) = match path_and_query.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (path_and_query, None),
+    };
+    // An invite code in the path is a secret too.
+    let path: Cow<'_, str> = match path.strip_prefix("/v1/invites/") {
+        Some(rest) => {
+            let tail = rest.find('/').map_or("", |i| &rest[i..]);
+            Cow::Owned(format!("/v1/invites/[redacted]{tail}"))
+        }
+        None => Cow::Borrowed(path),
+    };
+    let Some(query) = query else {
+        return match path {
+            Cow::Borrowed(_) => Cow::Borrowed(path_and_query),
+            Cow::Owned(p) => Cow::Owned(p),
+        };
     };
     let query: Vec<&str> = query
         .split('&')

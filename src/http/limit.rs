@@ -52,6 +52,9 @@ pub struct RateLimits {
     pub connections_per_ip: usize,
     /// Open event streams per client address.
     pub streams_per_ip: usize,
+    /// Requests under `/v1/invites/` per minute per client address (bursts
+    /// of as many): invite codes must not be guessable by trying.
+    pub invites_per_min: u32,
 }
 
 impl Default for RateLimits {
@@ -64,6 +67,7 @@ impl Default for RateLimits {
             trusted_proxies: 0,
             connections_per_ip: 256,
             streams_per_ip: 32,
+            invites_per_min: 20,
         }
     }
 }
@@ -236,7 +240,9 @@ impl Limiter {
         }
         let ip = self.client_ip(req.request());
         let token = bearer_token(req.headers()).flatten();
-        let creates = req.method() == actix_web::http::Method::POST && req.path() == "/v1/matches";
+        let creates = req.method() == actix_web::http::Method::POST
+            && matches!(req.path(), "/v1/matches" | "/v1/tables" | "/v1/players");
+        let invites = req.path().starts_with("/v1/invites/");
         let hints = req.path().ends_with("/legal-moves") && req.query_string().contains("hint=");
         // (bucket, rate, per seconds, burst, what is counted, metric label):
         // bursts of twice the rate per second, of the rate per minute.
@@ -265,8 +271,18 @@ impl Limiter {
                     l.creates_per_min,
                     60.0,
                     1.0,
-                    "matches created per minute per client address",
+                    "matches created per minute per client address (tables and players count too)",
                     "create",
+                )
+            }),
+            invites.then(|| {
+                (
+                    format!("invite:{ip}"),
+                    l.invites_per_min,
+                    60.0,
+                    1.0,
+                    "invite requests per minute per client address",
+                    "invite",
                 )
             }),
             hints.then(|| {

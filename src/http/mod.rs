@@ -13,10 +13,14 @@ pub mod limit;
 mod matches;
 mod metrics;
 mod open_limit;
+mod players;
+mod players_wire;
 mod schema;
 mod spec_headers;
 mod spec_notes;
 mod stream;
+mod tables;
+mod tables_wire;
 mod web_client;
 mod wire;
 
@@ -57,6 +61,8 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
     tags(
         (name = "matches", description = "Create matches and read them"),
         (name = "actions", description = "Act for a seat"),
+        (name = "players", description = "Players, their API keys and event streams"),
+        (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -71,6 +77,13 @@ impl Modify for SeatTokenScheme {
         scheme.description =
             Some("The secret token of one seat, from the match creation answer.".into());
         components.add_security_scheme("seat_token", SecurityScheme::Http(scheme));
+        let mut player = Http::new(HttpAuthScheme::Bearer);
+        player.description = Some(
+            "A player's API key (`bp_…`), from `POST /v1/players`: acts for the player and for \
+             its seats in any match."
+                .into(),
+        );
+        components.add_security_scheme("player_key", SecurityScheme::Http(player));
         let mut metrics = Http::new(HttpAuthScheme::Bearer);
         metrics.description =
             Some("The server's metrics token (`--metrics-token`), when it sets one.".into());
@@ -91,6 +104,19 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(matches::events)
         .service(stream::stream_events)
         .service(matches::history)
+        .service(players::create_player)
+        .service(players::me)
+        .service(players::rotate_key)
+        .service(players::revoke_key)
+        .service(players::events)
+        .service(players::profile)
+        .service(tables::create_table)
+        .service(tables::get_table)
+        .service(tables::join)
+        .service(tables::leave)
+        .service(tables::lobby)
+        .service(tables::invite)
+        .service(tables::join_invite)
         .service(health::healthz)
         .service(health::readyz)
         .service(metrics::metrics_text);

@@ -16,6 +16,8 @@ use crate::rules::view::GameView;
 use crate::rules::{Action, Rules, Seat, Side};
 use crate::service;
 
+pub use super::players_wire::SeatPlayer;
+
 /// The service types described here.
 mod engine {
     pub use crate::service::{MatchView, SeatInfo};
@@ -90,6 +92,11 @@ pub struct SeatSpec {
         pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
     )]
     pub name: Option<String>,
+    /// A registered player to seat here (a `remote` seat): its API key
+    /// acts for the seat besides the seat token, and its event stream
+    /// hears of the match. The name defaults to the player's.
+    #[schema(example = json!(null))]
+    pub player: Option<String>,
 }
 
 /// The body of `POST /v1/matches`. Every field is optional.
@@ -133,17 +140,27 @@ impl From<CreateMatch> for service::NewMatch {
             rules,
             seats: seats.map(|s| {
                 s.into_iter()
-                    .map(|SeatSpec { kind, bot, name }| service::NewSeat {
-                        kind: kind.into(),
-                        bot,
-                        name,
-                    })
+                    .map(
+                        |SeatSpec {
+                             kind,
+                             bot,
+                             name,
+                             player,
+                         }| service::NewSeat {
+                            kind: kind.into(),
+                            bot,
+                            name,
+                            player,
+                            token_sha256: None,
+                        },
+                    )
                     .collect()
             }),
             seed,
             auto_deal,
             move_timeout_ms,
             on_timeout: on_timeout.into(),
+            id: None,
         }
     }
 }
@@ -294,6 +311,8 @@ pub struct SeatInfo {
     pub bot: String,
     /// A display name.
     pub name: Option<String>,
+    /// The player seated here (public profile fields), or null.
+    pub player: Option<SeatPlayer>,
 }
 
 /// A match as one seat (or a spectator) sees it.
@@ -326,6 +345,7 @@ impl From<engine::SeatInfo> for SeatInfo {
             kind,
             bot,
             name,
+            player,
         } = s;
         SeatInfo {
             seat,
@@ -333,6 +353,7 @@ impl From<engine::SeatInfo> for SeatInfo {
             kind: kind.into(),
             bot,
             name,
+            player: player.map(Into::into),
         }
     }
 }
@@ -377,6 +398,11 @@ mod tests {
                 kind: service::SeatKind::Bot,
                 bot: "heuristic".into(),
                 name: Some("alice".into()),
+                player: Some(crate::lobby::records::SeatPlayer {
+                    id: "p0123456789abcdef01234567".into(),
+                    name: "alice".into(),
+                    kind: crate::lobby::records::PlayerKind::Bot,
+                }),
             }],
             deadline: Some("2026-01-01T00:00:00Z".into()),
             game: Match::new(Rules::default(), [7; 32]).unwrap().view(Some(0)),

@@ -116,7 +116,7 @@ impl Service {
     ) -> Result<Acted, Error> {
         for _ in 0..COMMIT_ATTEMPTS {
             let mut rec = self.load_current(id).await?;
-            let seat = Self::require_seat(&rec, token)?;
+            let seat = self.require_caller(&rec, token).await?;
             if let Some(claimed) = req.seat
                 && claimed != seat
             {

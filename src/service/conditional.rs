@@ -41,7 +41,7 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<MatchView>, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         let tag = Tag {
             version: rec.version,
             seat,
@@ -63,7 +63,7 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<HistoryView>, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         let tag = Tag {
             version: rec.version,
             seat,
@@ -87,7 +87,7 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<LegalMoves>, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::require_seat(&rec, token)?;
+        let seat = self.require_caller(&rec, token).await?;
         let tag = Tag {
             version: rec.version,
             seat: Some(seat),

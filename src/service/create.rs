@@ -17,6 +17,13 @@ pub struct NewSeat {
     /// A display name: printable text, at most
     /// [`Limits::max_name_len`](super::Limits) characters.
     pub name: Option<String>,
+    /// The player who sits here (its id): its key may act for the seat,
+    /// and its stream hears of the match. The seat's name defaults to the
+    /// player's.
+    pub player: Option<String>,
+    /// The hash of a seat token issued earlier (a table's joiner got it
+    /// when it sat down); no new token is issued for this seat.
+    pub token_sha256: Option<String>,
 }
 
 /// What a new match is to be.
@@ -35,6 +42,9 @@ pub struct NewMatch {
     pub move_timeout_ms: Option<u64>,
     /// What happens when the clock runs out.
     pub on_timeout: OnTimeout,
+    /// The id to create it under (a table's, when its last seat is
+    /// taken); default: a new random id.
+    pub id: Option<String>,
 }
 
 /// A remote seat's secret token, shown once.
@@ -63,6 +73,17 @@ impl Service {
     /// # Errors
     /// `InvalidRequest` for bad rules, seats or seed; `StoreUnavailable`.
     pub async fn create(&self, req: NewMatch) -> Result<Created, Error> {
+        self.create_at(req)
+            .await?
+            .ok_or_else(|| Error::Internal("match id collision".into()))
+    }
+
+    /// Creates a match, under `req.id` when given: `None` when a match
+    /// with that id exists already (a table started by someone else).
+    ///
+    /// # Errors
+    /// `InvalidRequest` for bad rules, seats, players or seed; `StoreUnavailable`.
+    pub async fn create_at(&self, req: NewMatch) -> Result<Option<Created>, Error> {
         req.rules
             .validate()
             .map_err(|e| Error::InvalidRequest(e.to_string()))?;
@@ -87,7 +108,30 @@ impl Service {
             if let Some(name) = &spec.name {
                 input::check_name(name, self.limits.max_name_len)?;
             }
+            let player = match &spec.player {
+                Some(id) if spec.kind == SeatKind::Remote => Some(self.seat_player(id).await?),
+                Some(_) => {
+                    return Err(Error::InvalidRequest(
+                        "only a remote seat can be a player's".into(),
+                    ));
+                }
+                None => None,
+            };
+            if let Some(p) = &player
+                && seats
+                    .iter()
+                    .any(|s: &SeatRecord| s.player.as_ref().is_some_and(|q| q.id == p.id))
+            {
+                return Err(Error::InvalidRequest(format!(
+                    "player {} is given two seats",
+                    p.id
+                )));
+            }
+            let name = spec
+                .name
+                .or_else(|| player.as_ref().map(|p| p.name.clone()));
             let token_sha256 = match spec.kind {
+                SeatKind::Remote if spec.token_sha256.is_some() => spec.token_sha256,
                 SeatKind::Remote => {
                     let (token, hash) = tokens::new_token()?;
                     seat_tokens.push(SeatToken {
@@ -101,14 +145,19 @@ impl Service {
             seats.push(SeatRecord {
                 kind: spec.kind,
                 bot,
-                name: spec.name,
+                name,
                 token_sha256,
+                player,
             });
         }
         let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let now = now_ms();
+        let id = match req.id {
+            Some(id) => id,
+            None => tokens::new_match_id()?,
+        };
         let rec = MatchRecord {
-            id: tokens::new_match_id()?,
+            id,
             version: 0,
             game,
             seats,
@@ -130,15 +179,16 @@ impl Service {
             applied: house,
         } = self.driver.advance(rec, events, now).await?;
         if !self.store_new(&rec, &events).await? {
-            return Err(Error::Internal("match id collision".into()));
+            return Ok(None);
         }
         metrics::metrics().matches_created.inc();
         house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
-        Ok(Created {
+        self.announce_start(&rec).await;
+        Ok(Some(Created {
             match_id: rec.id.clone(),
             tokens: seat_tokens,
             view: rec.view(None),
-        })
+        }))
     }
 }

@@ -19,6 +19,24 @@ pub enum Error {
     /// No such match (or it expired).
     #[error("no match with this id")]
     MatchNotFound,
+    /// No such player.
+    #[error("no player with this id")]
+    PlayerNotFound,
+    /// No such table (or it is long gone).
+    #[error("no table with this id")]
+    TableNotFound,
+    /// No table has this invite code.
+    #[error("no table has this invite code")]
+    InviteNotFound,
+    /// The table expired with seats still open.
+    #[error("the table expired before its seats were filled")]
+    TableExpired,
+    /// The table's match has started: its seats can no longer be left.
+    #[error("the match has started; a seat can be left only before")]
+    TableStarted,
+    /// The seat asked for is taken, or no seat is open.
+    #[error("{0}")]
+    SeatTaken(String),
     /// The action belongs to another phase (a [`RuleError::WrongPhase`]).
     #[error("{0}")]
     WrongPhase(RuleError),

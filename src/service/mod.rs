@@ -26,6 +26,7 @@ mod input;
 mod instrumented;
 pub mod metrics;
 mod persist;
+mod players;
 mod reads;
 mod record;
 mod replayed;
@@ -33,16 +34,21 @@ mod tokens;
 
 use std::sync::Arc;
 
+use crate::lobby::store::{LobbyStore, MemoryLobbyStore};
 use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
+pub use clock::{now_ms as clock_now_ms, rfc3339};
 pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
+pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchView, OnTimeout, SeatInfo, SeatKind};
-pub use tokens::token_key;
+pub use tokens::{
+    hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
+};
 
 /// Limits the service enforces on what clients control.
 #[derive(Clone, Debug)]
@@ -85,6 +91,7 @@ pub struct Service {
     limits: Limits,
     driver: driver::Driver,
     cache: cache::Cache,
+    lobby: Arc<dyn LobbyStore>,
 }
 
 impl Service {
@@ -104,7 +111,21 @@ impl Service {
             limits,
             driver,
             cache: cache::Cache::default(),
+            lobby: Arc::new(MemoryLobbyStore::new()),
         })
+    }
+
+    /// This service with its players, tables and player streams kept in
+    /// `lobby` (by default, in this process's memory).
+    #[must_use]
+    pub fn with_lobby_store(mut self, lobby: Arc<dyn LobbyStore>) -> Service {
+        self.lobby = lobby;
+        self
+    }
+
+    /// Where players, tables and player streams are kept.
+    pub fn lobby_store(&self) -> &dyn LobbyStore {
+        self.lobby.as_ref()
     }
 
     /// Whether the store answers, for readiness checks.

@@ -165,6 +165,9 @@ impl Service {
                 },
             );
         }
+        if let CommitOutcome::Committed { .. } = outcome {
+            self.after_commit(rec).await;
+        }
         Ok(outcome)
     }
 
@@ -251,12 +254,6 @@ impl Service {
             .ok_or_else(|| {
                 Error::Unauthorized("this token is not a seat token of this match".into())
             })
-    }
-
-    pub(super) fn require_seat(rec: &MatchRecord, token: Option<&str>) -> Result<Seat, Error> {
-        Self::seat_of(rec, token)?.ok_or_else(|| {
-            Error::Unauthorized("send the seat token as `Authorization: Bearer <token>`".into())
-        })
     }
 }
 

@@ -39,7 +39,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }
 
@@ -54,7 +54,7 @@ impl Service {
         hint: Option<&str>,
     ) -> Result<LegalMoves, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::require_seat(&rec, token)?;
+        let seat = self.require_caller(&rec, token).await?;
         self.legal_moves_of(rec, seat, hint).await
     }
 
@@ -115,7 +115,7 @@ impl Service {
             )));
         }
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         // Nothing will ever come after an event the match never made.
         let last = match rec.last_seq {
             Some(last) => last,
@@ -163,7 +163,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn history(&self, id: &str, token: Option<&str>) -> Result<HistoryView, Error> {
         let rec = self.load_current(id).await?;
-        let seat = Self::seat_of(&rec, token)?;
+        let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.game.history_view(seat))
     }
 }

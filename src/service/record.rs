@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lobby::records::SeatPlayer;
 use crate::rules::view::GameView;
 use crate::rules::{Match, Seat, Side};
 
@@ -27,6 +28,9 @@ pub struct SeatRecord {
     pub name: Option<String>,
     /// SHA-256 of the seat token, hex (remote seats only).
     pub token_sha256: Option<String>,
+    /// The player seated here, if any (its key may act for the seat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<SeatPlayer>,
 }
 
 /// Everything stored for one match.
@@ -87,6 +91,8 @@ pub struct SeatInfo {
     pub bot: String,
     /// A display name.
     pub name: Option<String>,
+    /// The player seated here (public profile fields), if any.
+    pub player: Option<SeatPlayer>,
 }
 
 /// A match as one seat (or a spectator) sees it.
@@ -127,6 +133,7 @@ impl MatchRecord {
                     kind: s.kind,
                     bot: s.bot.clone(),
                     name: s.name.clone(),
+                    player: s.player.clone(),
                 })
                 .collect(),
             deadline: self.deadline_ms.map(super::clock::rfc3339),

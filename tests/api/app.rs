@@ -66,6 +66,40 @@ pub async fn spawn_full(
     }
 }
 
+/// Starts a server over `backend` for both matches and the lobby
+/// (players, tables, player streams), without rate limits.
+pub async fn spawn_lobby_app(backend: Backend) -> TestApp {
+    spawn_lobby_with(backend, unlimited()).await
+}
+
+/// Starts a server over `backend` for matches and the lobby, with `opts`.
+pub async fn spawn_lobby_with(backend: Backend, opts: ServeOptions) -> TestApp {
+    let store = store_for(backend, None).await;
+    let mut svc = Service::new(store, Limits::default()).expect("start the service");
+    if backend == Backend::Redis {
+        let lobby =
+            botifarra::lobby::store::RedisLobbyStore::connect(&crate::backends::redis::redis_url())
+                .await
+                .expect("connect the lobby to the test Redis");
+        svc = svc.with_lobby_store(Arc::new(lobby));
+    }
+    spawn_service(svc, opts)
+}
+
+/// Starts a server over a service made by the caller.
+pub fn spawn_service(svc: Service, opts: ServeOptions) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let port = listener.local_addr().expect("local address").port();
+    let server = botifarra::http::serve(listener, Arc::new(svc), opts).expect("start the server");
+    let handle = server.handle();
+    tokio::spawn(server);
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: Client::new(),
+        handle: Some(handle),
+    }
+}
+
 /// Server options without rate limits (the other limits at their defaults).
 pub fn unlimited() -> ServeOptions {
     ServeOptions {

@@ -88,7 +88,23 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         schemas["Problem"]["properties"]["code"]["$ref"],
         "#/components/schemas/ProblemCode"
     );
-    let public = ["/healthz", "/readyz", "/v1/matches"];
+    let public = [
+        "/healthz",
+        "/readyz",
+        "/v1/matches",
+        "/v1/players",
+        "/v1/players/{id}",
+        "/v1/tables",
+        "/v1/tables/{id}",
+        "/v1/lobby",
+        "/v1/invites/{code}",
+    ];
+    let player = [
+        "/v1/players/me",
+        "/v1/players/me/key",
+        "/v1/players/me/events",
+    ];
+    let joins = ["/v1/tables/{id}/join", "/v1/invites/{code}/join"];
     let spectator = [
         "/v1/matches/{id}",
         "/v1/matches/{id}/events",
@@ -102,6 +118,24 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
                 .unwrap_or_else(|| panic!("{method} {path} states no security"));
             if public.contains(&path.as_str()) {
                 assert!(security.is_empty(), "{method} {path}");
+            } else if player.contains(&path.as_str()) {
+                assert_eq!(
+                    op["security"],
+                    json!([{"player_key": []}]),
+                    "{method} {path}"
+                );
+            } else if joins.contains(&path.as_str()) {
+                assert_eq!(
+                    op["security"],
+                    json!([{}, {"player_key": []}]),
+                    "{method} {path}"
+                );
+            } else if path == "/v1/tables/{id}/leave" {
+                assert_eq!(
+                    op["security"],
+                    json!([{"seat_token": []}, {"player_key": []}]),
+                    "{method} {path}"
+                );
             } else if spectator.contains(&path.as_str()) {
                 assert_eq!(
                     op["security"],

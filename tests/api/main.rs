@@ -10,6 +10,7 @@
 mod backends;
 
 mod app;
+mod lobby_client;
 mod logs;
 mod raw;
 
@@ -23,6 +24,9 @@ mod limits;
 mod metrics;
 mod openapi;
 mod play;
+mod players;
 mod redis_fleet;
 mod semantics;
 mod stream_end;
+mod table_races;
+mod tables;

@@ -31,6 +31,10 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
         doc["components"]["securitySchemes"]["seat_token"]["scheme"],
         "bearer"
     );
+    assert_eq!(
+        doc["components"]["securitySchemes"]["player_key"]["scheme"],
+        "bearer"
+    );
     let paths = doc["paths"].as_object().unwrap();
     for p in [
         "/v1/matches",
@@ -47,6 +51,18 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
         "/v1/matches/{id}/history",
         "/healthz",
         "/readyz",
+        "/v1/players",
+        "/v1/players/me",
+        "/v1/players/me/key",
+        "/v1/players/me/events",
+        "/v1/players/{id}",
+        "/v1/tables",
+        "/v1/tables/{id}",
+        "/v1/tables/{id}/join",
+        "/v1/tables/{id}/leave",
+        "/v1/lobby",
+        "/v1/invites/{code}",
+        "/v1/invites/{code}/join",
     ] {
         assert!(paths.contains_key(p), "missing path {p}");
     }

@@ -14,4 +14,5 @@ mod backends;
 mod cluster;
 mod contract;
 mod layout;
+mod lobby;
 mod outage;

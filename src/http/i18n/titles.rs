@@ -115,6 +115,50 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
     ),
     ("busy", ["Busy", "Servidor ocupat", "Servidor ocupado"]),
     (
+        "player_not_found",
+        [
+            "Player not found",
+            "No s'ha trobat el jugador",
+            "Jugador no encontrado",
+        ],
+    ),
+    (
+        "table_not_found",
+        [
+            "Table not found",
+            "No s'ha trobat la taula",
+            "Mesa no encontrada",
+        ],
+    ),
+    (
+        "invite_not_found",
+        [
+            "Invite not found",
+            "No s'ha trobat la invitació",
+            "Invitación no encontrada",
+        ],
+    ),
+    (
+        "table_expired",
+        [
+            "Table expired",
+            "La taula ha caducat",
+            "La mesa ha caducado",
+        ],
+    ),
+    (
+        "seat_taken",
+        ["Seat taken", "Seient ocupat", "Asiento ocupado"],
+    ),
+    (
+        "table_started",
+        [
+            "Table started",
+            "La partida ja ha començat",
+            "La partida ya ha empezado",
+        ],
+    ),
+    (
         "store_full",
         ["Store full", "Magatzem ple", "Almacén lleno"],
     ),

@@ -18,6 +18,18 @@ pub enum ProblemCode {
     MatchNotFound,
     /// 404: no such resource.
     NotFound,
+    /// 404: no such player.
+    PlayerNotFound,
+    /// 404: no such table.
+    TableNotFound,
+    /// 404: no table has this invite code.
+    InviteNotFound,
+    /// 409: the seat asked for is not open, or no suitable seat is.
+    SeatTaken,
+    /// 409: the table's match has started; its seats cannot be left.
+    TableStarted,
+    /// 410: the table expired before its seats were filled.
+    TableExpired,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -60,10 +72,23 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
         400 => &[InvalidRequest],
         401 => &[Unauthorized],
         403 => &[Forbidden],
-        404 => &[MatchNotFound, NotFound],
+        404 => &[
+            MatchNotFound,
+            NotFound,
+            PlayerNotFound,
+            TableNotFound,
+            InviteNotFound,
+        ],
         405 => &[MethodNotAllowed],
         408 => &[RequestTimeout],
-        409 => &[NotYourTurn, WrongPhase, VersionConflict],
+        409 => &[
+            NotYourTurn,
+            WrongPhase,
+            VersionConflict,
+            SeatTaken,
+            TableStarted,
+        ],
+        410 => &[TableExpired],
         413 => &[PayloadTooLarge],
         415 => &[UnsupportedMediaType],
         422 => &[IllegalMove, IdempotencyKeyReused],
@@ -103,6 +128,12 @@ mod tests {
             ApiError::Service(Error::Unauthorized(s())),
             ApiError::Service(Error::Forbidden(s())),
             ApiError::Service(Error::MatchNotFound),
+            ApiError::Service(Error::PlayerNotFound),
+            ApiError::Service(Error::TableNotFound),
+            ApiError::Service(Error::InviteNotFound),
+            ApiError::Service(Error::TableExpired),
+            ApiError::Service(Error::SeatTaken(s())),
+            ApiError::Service(Error::TableStarted),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,

@@ -1,0 +1,275 @@
+//! `/v1/players`: registering players, their keys and profiles, and a
+//! player's event stream (long poll, or server-sent events).
+
+use std::sync::Arc;
+
+use actix_web::http::header;
+use actix_web::web::{Bytes, Data, Path, Query};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post};
+use futures_util::stream;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::error::{ApiError, Problem};
+use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
+use super::i18n::Lang;
+use super::limit::Limiter;
+use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
+use super::stream::SseEvent;
+use crate::lobby::{Lobby, NewPlayer};
+use crate::service::{Error, Service};
+
+/// How long the stream waits for an event before a keep-alive comment.
+const HEARTBEAT_MS: u64 = 15_000;
+
+/// The caller's API key: a `bp_` bearer.
+fn player_key(token: Option<String>) -> Result<String, ApiError> {
+    match token {
+        Some(k) if k.starts_with(crate::lobby::records::KEY_PREFIX) => Ok(k),
+        Some(_) => Err(Error::Unauthorized("this is not a player API key".into()).into()),
+        None => Err(Error::Unauthorized(
+            "send the player's API key as `Authorization: Bearer <key>`".into(),
+        )
+        .into()),
+    }
+}
+
+/// Register a player.
+///
+/// The answer holds the player's secret API key, shown only here; it acts
+/// for the player (its profile, its stream, joining tables) and for the
+/// player's seats in any match. No passwords: a front end maps its own
+/// users to players.
+#[utoipa::path(
+    tag = "players",
+    request_body(content = CreatePlayer, examples(
+        ("a bot" = (value = json!({"name": "robobot", "kind": "bot"}))),
+        ("a person" = (value = json!({"name": "Núria", "kind": "human"}))),
+    )),
+    responses(
+        (status = 201, description = "Registered: the profile and the API key", body = Registered),
+        (status = 400, description = "Bad name or kind", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players")]
+pub async fn create_player(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+    let req: CreatePlayer = parse_body(&body)?;
+    let done = Lobby::of(&svc)
+        .register(NewPlayer {
+            name: req.name,
+            kind: req.kind.into(),
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(Registered {
+        player: done.player.into(),
+        api_key: done.api_key,
+    }))
+}
+
+/// The caller's own profile.
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The profile", body = Player),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me")]
+pub async fn me(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let (_, player) = svc.authenticate(&key).await?;
+    Ok(HttpResponse::Ok().json(Player::from(player)))
+}
+
+/// Replace the caller's API key: the answer holds the new key (shown only
+/// here), and the old one stops working at once.
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The new key", body = ApiKey),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players/me/key")]
+pub async fn rotate_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let fresh = Lobby::of(&svc).replace_key(&key, false).await?;
+    let api_key = fresh.ok_or_else(|| ApiError::from(Error::Internal("no key made".into())))?;
+    Ok(HttpResponse::Ok().json(ApiKey { api_key }))
+}
+
+/// Revoke the caller's API key: it stops working at once and the player
+/// has no key any more (seat tokens it holds still work).
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/players/me/key")]
+pub async fn revoke_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    Lobby::of(&svc).replace_key(&key, true).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// A player's public profile.
+#[utoipa::path(
+    tag = "players",
+    params(("id" = String, Path, description = "Player id")),
+    responses(
+        (status = 200, description = "The profile", body = Player),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/{id}")]
+pub async fn profile(svc: Data<Service>, id: Path<String>) -> Result<HttpResponse, ApiError> {
+    let player = Lobby::of(&svc).profile(&id).await?;
+    Ok(HttpResponse::Ok().json(Player::from(player)))
+}
+
+/// Query of `GET /v1/players/me/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerEventsQuery {
+    /// Events numbered after this (default 0; `Last-Event-ID` wins on a stream).
+    pub after: Option<u64>,
+    /// Long poll: wait up to this long for an event (default 0, at most 30000).
+    pub wait_ms: Option<u64>,
+    /// Most events to return (default and maximum 1000).
+    pub limit: Option<usize>,
+    /// The API key, for `EventSource`, which cannot send `Authorization`;
+    /// never together with the header.
+    pub access_token: Option<String>,
+}
+
+/// The caller's event stream: a seat of its table was filled or freed, a
+/// match started (its id and the player's seat), it is the player's turn
+/// in a match, a match is over.
+///
+/// As JSON (`{"events": [...], "last_seq": n}`, a long poll with
+/// `wait_ms`), or, with `Accept: text/event-stream`, as server-sent
+/// events whose `id` is the event's `seq` (resume with `Last-Event-ID`).
+/// A stream keeps the latest 256 events per player.
+#[utoipa::path(
+    tag = "players",
+    params(
+        PlayerEventsQuery,
+        ("Last-Event-ID" = Option<u64>, Header, description = "Resume a stream after this event number"),
+    ),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The events", content(
+            (PlayerEventsPage = "application/json"),
+            (SseEvent = "text/event-stream"),
+        )),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me/events")]
+pub async fn events(
+    svc: Data<Service>,
+    bearer: Bearer,
+    q: Query<PlayerEventsQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(header_or_query_token(bearer, q.access_token.as_deref())?)?;
+    let (_, player) = svc.authenticate(&key).await?;
+    let limit = q.limit.unwrap_or(svc.limits().max_events_page);
+    let wants_stream = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    if !wants_stream {
+        let page = Lobby::of(&svc)
+            .events(
+                &player.id,
+                q.after.unwrap_or(0),
+                q.wait_ms.unwrap_or(0),
+                limit,
+            )
+            .await?;
+        return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
+    }
+    let last_event_id = match req.headers().get("last-event-id") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| {
+                    ApiError::from(Error::InvalidRequest(
+                        "Last-Event-ID must be an event number".into(),
+                    ))
+                })?,
+        ),
+    };
+    let slot = match req.app_data::<Data<Limiter>>() {
+        Some(limiter) => limiter.open_stream(&req)?,
+        None => return Err(Error::Internal("no limiter".into()).into()),
+    };
+    let lang = Lang::of(&req);
+    let state = (
+        slot,
+        svc.into_inner(),
+        key,
+        player.id,
+        last_event_id.or(q.after).unwrap_or(0),
+        false,
+    );
+    let body = stream::unfold(state, move |(slot, svc, key, id, after, done)| async move {
+        if done {
+            return None;
+        }
+        let svc: Arc<Service> = svc;
+        // A revoked or rotated key ends the stream.
+        let page = match svc.authenticate(&key).await {
+            Ok(_) => Lobby::of(&svc).events(&id, after, HEARTBEAT_MS, 100).await,
+            Err(e) => Err(e),
+        };
+        let (chunk, after, done) = match page {
+            Err(e) => (
+                format!(
+                    "event: error\ndata: {}\n\n",
+                    serde_json::to_string(&Problem::of(&ApiError::from(e), lang))
+                        .unwrap_or_default()
+                ),
+                after,
+                true,
+            ),
+            Ok(p) if p.events.is_empty() => (": keep-alive\n\n".to_string(), after, false),
+            Ok(p) => {
+                let mut out = String::new();
+                let mut last = after;
+                for e in PlayerEventsPage::from(p).events {
+                    let kind = e
+                        .body
+                        .get("type")
+                        .and_then(|t| t.as_str())
+                        .unwrap_or("event")
+                        .to_string();
+                    let data = serde_json::to_string(&e).unwrap_or_default();
+                    out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));
+                    last = e.seq;
+                }
+                (out, last, false)
+            }
+        };
+        Some((
+            Ok::<_, actix_web::Error>(Bytes::from(chunk)),
+            (slot, svc, key, id, after, done),
+        ))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body))
+}

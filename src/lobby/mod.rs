@@ -1,0 +1,42 @@
+//! Players, tables with open seats, the lobby, invite codes and each
+//! player's event stream: where bots and people sit down together.
+//!
+//! A player is registered once and gets a secret API key (shown once,
+//! stored as its SHA-256, compared in constant time); the key acts for
+//! the player's seats in any match. A table is a match to be: its seats
+//! are remote, house bots or open; each joiner gets its seat token at
+//! once, and the joiner that takes the last open seat creates the match
+//! under the table's id through the ordinary create path (whoever finds a
+//! full table not yet started finishes the start, and creation under a
+//! fixed id happens once). Every write is a compare-and-set on the
+//! document's version in the [`store::LobbyStore`], so two instances
+//! racing for a seat can never both get it.
+//!
+//! By job: the stored types in `records.rs`, players and their streams in
+//! `players.rs`, tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
+//! listing and invite codes in `listing.rs`.
+
+mod join;
+mod listing;
+mod players;
+pub mod records;
+pub mod store;
+mod tables;
+
+use crate::service::Service;
+
+pub use listing::LobbyPage;
+pub use players::{NewPlayer, PlayerEventsPage, Registered};
+pub use tables::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
+
+/// The lobby's operations over a service (whose stores it uses).
+pub struct Lobby<'a> {
+    svc: &'a Service,
+}
+
+impl<'a> Lobby<'a> {
+    /// The lobby of `svc`.
+    pub fn of(svc: &'a Service) -> Lobby<'a> {
+        Lobby { svc }
+    }
+}

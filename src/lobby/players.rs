@@ -1,0 +1,165 @@
+//! Registering players, their keys, and reading their event streams.
+
+use std::time::Duration;
+
+use super::Lobby;
+use super::records::{self, KEY_PREFIX, PlayerKind, PlayerRecord};
+use super::store::Doc;
+use crate::service::{Error, clock_now_ms, hash_token, random_bytes};
+
+/// A player to register.
+#[derive(Clone, Debug)]
+pub struct NewPlayer {
+    /// Its display name.
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+}
+
+/// A registered player and its key, shown once.
+#[derive(Clone, Debug)]
+pub struct Registered {
+    /// The player.
+    pub player: PlayerRecord,
+    /// The secret API key.
+    pub api_key: String,
+}
+
+/// A page of a player's events.
+#[derive(Clone, Debug)]
+pub struct PlayerEventsPage {
+    /// `(seq, event JSON)`, oldest first.
+    pub events: Vec<(u64, serde_json::Value)>,
+    /// The number of the player's last event.
+    pub last_seq: u64,
+}
+
+/// A new key for `id`, and its hash.
+fn new_key(id: &str) -> Result<(String, String), Error> {
+    let key = format!("{KEY_PREFIX}{id}_{}", hex::encode(random_bytes::<32>()?));
+    let hash = hash_token(&key);
+    Ok((key, hash))
+}
+
+impl Lobby<'_> {
+    /// Registers a player.
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a bad name; `StoreUnavailable`.
+    pub async fn register(&self, req: NewPlayer) -> Result<Registered, Error> {
+        crate::service::check_display_name(&req.name, self.svc.limits().max_name_len)?;
+        if req.name.trim().is_empty() {
+            return Err(Error::InvalidRequest("a player needs a name".into()));
+        }
+        for _ in 0..4 {
+            let id = format!("p{}", hex::encode(random_bytes::<12>()?));
+            let (api_key, hash) = new_key(&id)?;
+            let player = PlayerRecord {
+                id: id.clone(),
+                name: req.name.clone(),
+                kind: req.kind,
+                key_sha256: Some(hash),
+                matches_played: 0,
+                created_ms: clock_now_ms(),
+            };
+            let state = records::encode(&player)?;
+            if self
+                .svc
+                .lobby_store()
+                .insert(Doc::Player, &id, &state, None)
+                .await?
+            {
+                tracing::info!(player = %id, kind = ?req.kind, "player registered");
+                return Ok(Registered { player, api_key });
+            }
+        }
+        Err(Error::Internal("player id collisions".into()))
+    }
+
+    /// A player's public profile.
+    ///
+    /// # Errors
+    /// `PlayerNotFound`; `StoreUnavailable`.
+    pub async fn profile(&self, id: &str) -> Result<PlayerRecord, Error> {
+        match self.svc.load_player(id).await? {
+            Some((_, p)) => Ok(p),
+            None => Err(Error::PlayerNotFound),
+        }
+    }
+
+    /// Replaces the key of the player `key` belongs to (`revoke`: with
+    /// none); the old key stops working at once.
+    ///
+    /// # Errors
+    /// `Unauthorized` for a wrong key; `Busy` after lost races; `StoreUnavailable`.
+    pub async fn replace_key(&self, key: &str, revoke: bool) -> Result<Option<String>, Error> {
+        for _ in 0..8 {
+            let (version, mut player) = self.svc.authenticate(key).await?;
+            let fresh = if revoke {
+                player.key_sha256 = None;
+                None
+            } else {
+                let (key, hash) = new_key(&player.id)?;
+                player.key_sha256 = Some(hash);
+                Some(key)
+            };
+            let state = records::encode(&player)?;
+            if self
+                .svc
+                .lobby_store()
+                .replace(Doc::Player, &player.id, version, &state, None)
+                .await?
+            {
+                tracing::info!(player = %player.id, revoke, "player key replaced");
+                return Ok(fresh);
+            }
+        }
+        Err(Error::Busy(
+            "the player changed under 8 attempts; retry".into(),
+        ))
+    }
+
+    /// The events of `player` after `after`, waiting up to `wait_ms` for one.
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a wait or limit out of range; `StoreUnavailable`.
+    pub async fn events(
+        &self,
+        player: &str,
+        after: u64,
+        wait_ms: u64,
+        limit: usize,
+    ) -> Result<PlayerEventsPage, Error> {
+        let limits = self.svc.limits();
+        if wait_ms > limits.max_wait_ms {
+            return Err(Error::InvalidRequest(format!(
+                "wait_ms is at most {}",
+                limits.max_wait_ms
+            )));
+        }
+        if limit == 0 || limit > limits.max_events_page {
+            return Err(Error::InvalidRequest(format!(
+                "limit is between 1 and {}",
+                limits.max_events_page
+            )));
+        }
+        let store = self.svc.lobby_store();
+        let (mut events, mut last) = store.events_after(player, after, limit).await?;
+        if events.is_empty() && wait_ms > 0 && last <= after {
+            last = store
+                .wait_events(player, after, Duration::from_millis(wait_ms))
+                .await?;
+            if last > after {
+                (events, last) = store.events_after(player, after, limit).await?;
+            }
+        }
+        let events = events
+            .into_iter()
+            .map(|(seq, body)| Ok((seq, serde_json::from_str(&body)?)))
+            .collect::<Result<_, Error>>()?;
+        Ok(PlayerEventsPage {
+            events,
+            last_seq: last,
+        })
+    }
+}

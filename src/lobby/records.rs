@@ -1,0 +1,301 @@
+//! What the lobby stores: players (with their key's hash), tables and
+//! invite codes, and the events of a player's stream.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Rules, Seat};
+use crate::service::{Error, OnTimeout};
+
+/// Who a player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person, through some front end.
+    Human,
+    /// A program.
+    Bot,
+}
+
+/// A player as every viewer of a match or table sees it: its public
+/// profile fields, as they were when it sat down.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPlayer {
+    /// The player's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+}
+
+/// A player as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    /// The id (`p` and 24 hex digits).
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+    /// SHA-256 of the current API key, hex; `None` once revoked.
+    pub key_sha256: Option<String>,
+    /// Matches it finished.
+    pub matches_played: u64,
+    /// When it was registered (milliseconds since the Unix epoch).
+    pub created_ms: u64,
+}
+
+impl PlayerRecord {
+    /// The fields shown beside its seats.
+    pub fn seat_player(&self) -> SeatPlayer {
+        SeatPlayer {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            kind: self.kind,
+        }
+    }
+}
+
+/// An event of a player's stream.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PlayerEvent {
+    /// A seat of a table where the player sits was taken.
+    SeatFilled {
+        /// The table (and match-to-be) id.
+        table_id: String,
+        /// The seat taken.
+        seat: Seat,
+        /// The name shown at it.
+        name: Option<String>,
+        /// The player who took it, if it joined as one.
+        player: Option<String>,
+        /// Seats still open.
+        open_seats: usize,
+    },
+    /// A seat of a table where the player sits was left.
+    SeatFreed {
+        /// The table id.
+        table_id: String,
+        /// The seat left.
+        seat: Seat,
+        /// Seats now open.
+        open_seats: usize,
+    },
+    /// A match with the player in it started.
+    MatchStarted {
+        /// The match id.
+        match_id: String,
+        /// The player's seat.
+        seat: Seat,
+    },
+    /// The player's seat is to act.
+    YourTurn {
+        /// The match id.
+        match_id: String,
+        /// The seat to act.
+        seat: Seat,
+        /// The match version the turn came at.
+        version: u64,
+    },
+    /// A match with the player in it is over.
+    MatchOver {
+        /// The match id.
+        match_id: String,
+        /// The player's seat.
+        seat: Seat,
+        /// The winning side, `"draw"`.
+        winner: serde_json::Value,
+        /// The final totals per side.
+        scores: Vec<i32>,
+    },
+}
+
+/// Whether a table is public (listed in the lobby) or joined by its
+/// invite code only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Listed in `GET /v1/lobby`.
+    #[default]
+    Public,
+    /// Joined only by its invite code.
+    Private,
+}
+
+/// Where a table stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStatus {
+    /// Seats are open.
+    Open,
+    /// Every seat is taken; the match is being created.
+    Starting,
+    /// The match exists, under the table's id.
+    Started,
+    /// It expired with seats open (shown, never stored).
+    Expired,
+}
+
+/// Who holds a table seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableSeatKind {
+    /// Free to join.
+    Open,
+    /// A client with the seat token (or the seated player's key).
+    Remote,
+    /// A house bot.
+    Bot,
+}
+
+/// A seat of a table as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSeat {
+    /// Open, remote or bot.
+    pub kind: TableSeatKind,
+    /// The house bot (bot seats, and the stand-in on a timeout).
+    pub bot: String,
+    /// The display name.
+    pub name: Option<String>,
+    /// The player seated, if any.
+    pub player: Option<SeatPlayer>,
+    /// SHA-256 of the seat token, hex (taken remote seats).
+    pub token_sha256: Option<String>,
+}
+
+/// A table: a match to be, with open seats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableRecord {
+    /// Its id, which the match will have.
+    pub id: String,
+    /// The rule options.
+    pub rules: Rules,
+    /// The seed of the match, hex (never shown before the match is over).
+    pub seed: String,
+    /// Deal every hand as soon as the previous one is scored.
+    pub auto_deal: bool,
+    /// A move clock.
+    pub move_timeout_ms: Option<u64>,
+    /// What happens when the clock runs out.
+    pub on_timeout: OnTimeout,
+    /// Listed or not.
+    pub visibility: Visibility,
+    /// The invite code (private tables).
+    pub invite: Option<String>,
+    /// One entry per seat.
+    pub seats: Vec<TableSeat>,
+    /// Open, starting or started.
+    pub status: TableStatus,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created_ms: u64,
+    /// When it expires if seats are still open.
+    pub expires_ms: u64,
+}
+
+impl TableRecord {
+    /// How many seats are open.
+    pub fn open_seats(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| s.kind == TableSeatKind::Open)
+            .count()
+    }
+
+    /// The status as of `now`: an open table past its expiry is expired.
+    pub fn status_at(&self, now: u64) -> TableStatus {
+        if self.status == TableStatus::Open && now >= self.expires_ms {
+            TableStatus::Expired
+        } else {
+            self.status
+        }
+    }
+
+    /// Its entry in the lobby index: ordered by creation, then id.
+    pub fn index_entry(&self) -> String {
+        format!("{:015}:{}", self.created_ms, self.id)
+    }
+}
+
+/// The prefix of every API key (seat tokens start `bt_`).
+pub const KEY_PREFIX: &str = "bp_";
+
+/// The player an API key claims to be (`bp_<player id>_<secret>`), if it
+/// has that shape.
+pub fn key_player(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix(KEY_PREFIX)?;
+    let (id, secret) = rest.split_once('_')?;
+    (valid_player_id(id) && secret.len() == 64).then_some(id)
+}
+
+/// Whether `id` has the shape of a player id.
+pub fn valid_player_id(id: &str) -> bool {
+    id.len() == 25
+        && id.starts_with('p')
+        && id[1..]
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// Decodes a stored document.
+///
+/// # Errors
+/// `Internal` if it does not parse.
+pub fn decode<T: serde::de::DeserializeOwned>(state: &str) -> Result<T, Error> {
+    Ok(serde_json::from_str(state)?)
+}
+
+/// Encodes a document for the store.
+///
+/// # Errors
+/// `Internal` if it does not serialize.
+pub fn encode<T: Serialize>(doc: &T) -> Result<String, Error> {
+    Ok(serde_json::to_string(doc)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_keys_of_the_right_shape_name_a_player() {
+        let id = "p0123456789abcdef01234567";
+        let key = format!("bp_{id}_{}", "a".repeat(64));
+        assert_eq!(key_player(&key), Some(id));
+        for bad in [
+            format!("bt_{id}_{}", "a".repeat(64)),
+            format!("bp_{id}_{}", "a".repeat(63)),
+            format!("bp_P0123456789ABCDEF01234567_{}", "a".repeat(64)),
+            format!("bp_{id}"),
+            "bp_".to_string(),
+        ] {
+            assert_eq!(key_player(&bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_open_table_past_its_expiry_reads_as_expired() {
+        let mut t = TableRecord {
+            id: "t".into(),
+            rules: Rules::default(),
+            seed: String::new(),
+            auto_deal: false,
+            move_timeout_ms: None,
+            on_timeout: OnTimeout::Bot,
+            visibility: Visibility::Public,
+            invite: None,
+            seats: Vec::new(),
+            status: TableStatus::Open,
+            created_ms: 0,
+            expires_ms: 1000,
+        };
+        assert_eq!(t.status_at(999), TableStatus::Open);
+        assert_eq!(t.status_at(1000), TableStatus::Expired);
+        t.status = TableStatus::Started;
+        assert_eq!(
+            t.status_at(5000),
+            TableStatus::Started,
+            "a started table never expires"
+        );
+    }
+}

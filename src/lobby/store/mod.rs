@@ -1,0 +1,153 @@
+//! Where players, tables, invite codes and players' event streams live.
+//!
+//! Like the match store, this store knows nothing about Botifarra: it keeps
+//! versioned documents (an opaque state string written by the lobby, a
+//! version, an optional expiry), written only by compare-and-set; an index
+//! of the public tables per variant; and, per player, an append-only,
+//! capped list of event strings numbered 1, 2, 3, …
+//!
+//! Two implementations share one contract (`tests/store/lobby.rs`):
+//! [`MemoryLobbyStore`] for a single process and [`RedisLobbyStore`] for
+//! several server instances sharing one Redis.
+
+mod memory;
+mod redis;
+mod waiters;
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+pub use self::memory::MemoryLobbyStore;
+pub use self::redis::RedisLobbyStore;
+pub use crate::store::StoreError;
+
+/// A lobby document as last written: its version and its JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Increases with every write; the token for the next compare-and-set.
+    pub version: u64,
+    /// The document, exactly as the service wrote it.
+    pub state: String,
+}
+
+/// How many events a player's stream keeps; older ones are dropped (a
+/// client that falls further behind resumes from the oldest kept).
+pub const EVENTS_KEPT: usize = 256;
+
+/// The kinds of document the lobby keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Doc {
+    /// A player's record (its key hash among it).
+    Player,
+    /// A table with open seats (the match to be, under the same id).
+    Table,
+    /// An invite code, naming its table.
+    Invite,
+}
+
+impl Doc {
+    /// The name used in storage keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            Doc::Player => "player",
+            Doc::Table => "table",
+            Doc::Invite => "invite",
+        }
+    }
+}
+
+/// Durable storage of the lobby, shared by every request (and, for Redis,
+/// by every server instance).
+#[async_trait]
+pub trait LobbyStore: Send + Sync + 'static {
+    /// Stores a new document at version 1, unless `id` is taken (then
+    /// `false`, nothing changed). With a `ttl`, it is forgotten that long
+    /// after its last write.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn insert(
+        &self,
+        doc: Doc,
+        id: &str,
+        state: &str,
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError>;
+
+    /// A document's version and state; `None` if it does not exist.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn get(&self, doc: Doc, id: &str) -> Result<Option<Snapshot>, StoreError>;
+
+    /// Replaces a document's state if its version is still `expected`
+    /// (the new version is `expected + 1`): `true` if applied, `false` if
+    /// another write came first.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] if it does not exist;
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn replace(
+        &self,
+        doc: Doc,
+        id: &str,
+        expected: u64,
+        state: &str,
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError>;
+
+    /// Lists `entry` (an id, ordered as text) in the public index `index`.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError>;
+
+    /// Removes `entry` from the index `index` (nothing if absent).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError>;
+
+    /// At most `limit` entries of `index` after `after` (as text), in order.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn index_page(
+        &self,
+        index: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError>;
+
+    /// Appends an event to `player`'s stream; returns its number.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError>;
+
+    /// At most `limit` of `player`'s kept events numbered above `after`, and
+    /// the number of its last event (0 when it has none).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn events_after(
+        &self,
+        player: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<(Vec<(u64, String)>, u64), StoreError>;
+
+    /// Waits until `player` has an event above `after` or `timeout` passes;
+    /// returns the last number seen. Woken by pushes through any store
+    /// sharing the backend.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn wait_events(
+        &self,
+        player: &str,
+        after: u64,
+        timeout: Duration,
+    ) -> Result<u64, StoreError>;
+}

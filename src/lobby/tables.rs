@@ -1,0 +1,363 @@
+//! Tables with open seats: what they are, how everyone sees them, and
+//! creating and reading them (joining and leaving are in `join.rs`).
+
+use std::time::Duration;
+
+use super::Lobby;
+use super::records::{
+    self, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
+};
+use super::store::Doc;
+use crate::bots;
+use crate::rules::{Rules, Seat, Side};
+use crate::service::{self, Error, OnTimeout, SeatToken, clock_now_ms, rfc3339};
+
+/// How long a stored table outlives its expiry (so that late readers learn
+/// it expired, or which match it became).
+const KEEP_AFTER_EXPIRY: Duration = Duration::from_secs(24 * 3600);
+/// Default and longest life of a table with open seats, in seconds.
+pub const DEFAULT_EXPIRY_S: u64 = 600;
+const MAX_EXPIRY_S: u64 = 86_400;
+
+/// A seat of a new table.
+#[derive(Clone, Debug)]
+pub struct NewTableSeat {
+    /// Open, remote or bot.
+    pub kind: TableSeatKind,
+    /// The house bot (bot seats; the stand-in on a timeout).
+    pub bot: Option<String>,
+    /// A display name.
+    pub name: Option<String>,
+    /// The player to seat here (remote seats).
+    pub player: Option<String>,
+}
+
+/// What a new table is to be.
+#[derive(Clone, Debug)]
+pub struct NewTable {
+    /// The rule options.
+    pub rules: Rules,
+    /// One entry per seat, at least one open.
+    pub seats: Vec<NewTableSeat>,
+    /// Deal every hand as soon as the previous one is scored.
+    pub auto_deal: bool,
+    /// A move clock.
+    pub move_timeout_ms: Option<u64>,
+    /// What happens when the clock runs out.
+    pub on_timeout: OnTimeout,
+    /// Listed in the lobby, or joined by invite code.
+    pub visibility: Visibility,
+    /// Seconds until it expires if seats are still open (default 600).
+    pub expires_in_s: Option<u64>,
+}
+
+/// A seat of a table as everyone sees it.
+#[derive(Clone, Debug)]
+pub struct TableSeatView {
+    /// The seat number.
+    pub seat: Seat,
+    /// The side it scores for.
+    pub team: Side,
+    /// Open, remote or bot.
+    pub kind: TableSeatKind,
+    /// The house bot (bot seats).
+    pub bot: Option<String>,
+    /// The display name.
+    pub name: Option<String>,
+    /// The player seated, if any.
+    pub player: Option<SeatPlayer>,
+}
+
+/// A table as everyone sees it.
+#[derive(Clone, Debug)]
+pub struct TableView {
+    /// The table's id, which its match will have.
+    pub table_id: String,
+    /// The match, once started.
+    pub match_id: Option<String>,
+    /// Open, starting, started or expired.
+    pub status: TableStatus,
+    /// Public or private.
+    pub visibility: Visibility,
+    /// The rule options.
+    pub rules: Rules,
+    /// Every seat.
+    pub seats: Vec<TableSeatView>,
+    /// How many seats are open.
+    pub open_seats: usize,
+    /// Whether hands are dealt automatically.
+    pub auto_deal: bool,
+    /// The move clock.
+    pub move_timeout_ms: Option<u64>,
+    /// When it was created (RFC 3339).
+    pub created_at: String,
+    /// When it expires if seats are still open (RFC 3339).
+    pub expires_at: String,
+}
+
+/// A new table.
+#[derive(Clone, Debug)]
+pub struct TableCreated {
+    /// The table.
+    pub table: TableView,
+    /// The invite code of a private table.
+    pub invite_code: Option<String>,
+    /// One token per remote seat given at creation.
+    pub tokens: Vec<SeatToken>,
+}
+
+/// What a joiner asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Join {
+    /// This seat (it must be open).
+    pub seat: Option<Seat>,
+    /// The display name (default: the player's, or `guest`).
+    pub name: Option<String>,
+    /// The seat opposite this seated player (pairs game).
+    pub opposite: Option<String>,
+    /// Join as a pair: the caller and its partner take two open seats
+    /// facing each other (pairs game); the partner's name.
+    pub partner: Option<Option<String>>,
+}
+
+/// A joiner's seat.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    /// The table after the join.
+    pub table: TableView,
+    /// The joiner's seat and its token.
+    pub token: SeatToken,
+    /// The partner's seat and token (a pair joining together).
+    pub partner: Option<SeatToken>,
+    /// Whether this join filled the table and started the match.
+    pub started: bool,
+}
+
+impl TableRecord {
+    /// The view everyone may see.
+    pub fn view(&self, now: u64) -> TableView {
+        let table = self.rules.variant.table();
+        let status = self.status_at(now);
+        TableView {
+            table_id: self.id.clone(),
+            match_id: (status == TableStatus::Started).then(|| self.id.clone()),
+            status,
+            visibility: self.visibility,
+            rules: self.rules.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| TableSeatView {
+                    seat: i as Seat,
+                    team: table.side(i as Seat),
+                    kind: s.kind,
+                    bot: (s.kind == TableSeatKind::Bot).then(|| s.bot.clone()),
+                    name: s.name.clone(),
+                    player: s.player.clone(),
+                })
+                .collect(),
+            open_seats: self.open_seats(),
+            auto_deal: self.auto_deal,
+            move_timeout_ms: self.move_timeout_ms,
+            created_at: rfc3339(self.created_ms),
+            expires_at: rfc3339(self.expires_ms),
+        }
+    }
+
+    pub(super) fn ttl(&self, now: u64) -> Duration {
+        Duration::from_millis(self.expires_ms.saturating_sub(now)) + KEEP_AFTER_EXPIRY
+    }
+
+    /// The seat held by `caller` (a seat token, or a player's id), if any.
+    pub(super) fn seat_of(&self, token_hash: Option<&str>, player: Option<&str>) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.kind == TableSeatKind::Remote
+                && (token_hash.is_some_and(|h| {
+                    s.token_sha256
+                        .as_deref()
+                        .is_some_and(|t| service::hash_matches(h, t))
+                }) || player.is_some_and(|p| s.player.as_ref().is_some_and(|q| q.id == p)))
+        })
+    }
+}
+
+/// The lobby indexes a public table is listed in.
+pub(super) fn indexes(t: &TableRecord) -> [String; 2] {
+    let variant = serde_json::to_value(t.rules.variant)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    ["all".to_string(), format!("v:{variant}")]
+}
+
+pub(super) fn taken_seat(
+    name: Option<String>,
+    player: Option<SeatPlayer>,
+    hash: String,
+) -> TableSeat {
+    TableSeat {
+        kind: TableSeatKind::Remote,
+        bot: bots::DEFAULT.to_string(),
+        name,
+        player,
+        token_sha256: Some(hash),
+    }
+}
+
+impl Lobby<'_> {
+    /// Creates a table.
+    ///
+    /// # Errors
+    /// `InvalidRequest` for bad rules, seats, players or expiry; `StoreUnavailable`.
+    pub async fn create_table(&self, req: NewTable) -> Result<TableCreated, Error> {
+        req.rules
+            .validate()
+            .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+        let n = req.rules.variant.table().seats as usize;
+        if req.seats.len() != n {
+            return Err(Error::InvalidRequest(format!(
+                "this variant has {n} seats; `seats` lists {}",
+                req.seats.len()
+            )));
+        }
+        if req.seats.iter().all(|s| s.kind != TableSeatKind::Open) {
+            return Err(Error::InvalidRequest(
+                "a table needs at least one open seat (create a match with none at POST /v1/matches)"
+                    .into(),
+            ));
+        }
+        service::check_move_timeout(req.move_timeout_ms)?;
+        let expires_in = req.expires_in_s.unwrap_or(DEFAULT_EXPIRY_S);
+        if !(1..=MAX_EXPIRY_S).contains(&expires_in) {
+            return Err(Error::InvalidRequest(format!(
+                "expires_in_s must be between 1 and {MAX_EXPIRY_S}"
+            )));
+        }
+        let max_name = self.svc.limits().max_name_len;
+        let mut seats = Vec::with_capacity(n);
+        let mut tokens = Vec::new();
+        for (i, spec) in req.seats.into_iter().enumerate() {
+            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
+            service::house_bot(&bot)?;
+            if let Some(name) = &spec.name {
+                service::check_display_name(name, max_name)?;
+            }
+            let player = match (&spec.player, spec.kind) {
+                (None, _) => None,
+                (Some(id), TableSeatKind::Remote) => Some(
+                    self.svc
+                        .load_player(id)
+                        .await?
+                        .ok_or_else(|| Error::InvalidRequest(format!("no player with id {id:?}")))?
+                        .1
+                        .seat_player(),
+                ),
+                (Some(_), _) => {
+                    return Err(Error::InvalidRequest(
+                        "only a remote seat can be given to a player".into(),
+                    ));
+                }
+            };
+            if let Some(p) = &player
+                && seats
+                    .iter()
+                    .any(|s: &TableSeat| s.player.as_ref().is_some_and(|q| q.id == p.id))
+            {
+                return Err(Error::InvalidRequest(format!(
+                    "player {} is given two seats",
+                    p.id
+                )));
+            }
+            let name = spec
+                .name
+                .or_else(|| player.as_ref().map(|p| p.name.clone()));
+            let token_sha256 = if spec.kind == TableSeatKind::Remote {
+                let (token, hash) = service::new_seat_token()?;
+                tokens.push(SeatToken {
+                    seat: i as Seat,
+                    token,
+                });
+                Some(hash)
+            } else {
+                None
+            };
+            seats.push(TableSeat {
+                kind: spec.kind,
+                bot,
+                name: if spec.kind == TableSeatKind::Open {
+                    None
+                } else {
+                    name
+                },
+                player,
+                token_sha256,
+            });
+        }
+        let now = clock_now_ms();
+        let store = self.svc.lobby_store();
+        let mut table = TableRecord {
+            id: hex::encode(service::random_bytes::<12>()?),
+            rules: req.rules,
+            seed: hex::encode(service::random_bytes::<32>()?),
+            auto_deal: req.auto_deal,
+            move_timeout_ms: req.move_timeout_ms,
+            on_timeout: req.on_timeout,
+            visibility: req.visibility,
+            invite: None,
+            seats,
+            status: TableStatus::Open,
+            created_ms: now,
+            expires_ms: now + expires_in * 1000,
+        };
+        if table.visibility == Visibility::Private {
+            table.invite = Some(self.new_invite(&table, now).await?);
+        }
+        let state = records::encode(&table)?;
+        if !store
+            .insert(Doc::Table, &table.id, &state, Some(table.ttl(now)))
+            .await?
+        {
+            return Err(Error::Internal("table id collision".into()));
+        }
+        if table.visibility == Visibility::Public {
+            for index in indexes(&table) {
+                store.index_add(&index, &table.index_entry()).await?;
+            }
+        }
+        tracing::info!(table_id = %table.id, open = table.open_seats(), "table created");
+        Ok(TableCreated {
+            table: table.view(now),
+            invite_code: table.invite.clone(),
+            tokens,
+        })
+    }
+
+    /// Loads a table; a full table whose match is not yet created is
+    /// started here (its starter may have failed half-way).
+    pub(super) async fn load_table(&self, id: &str) -> Result<(u64, TableRecord), Error> {
+        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(Error::TableNotFound);
+        }
+        let snap = self
+            .svc
+            .lobby_store()
+            .get(Doc::Table, id)
+            .await?
+            .ok_or(Error::TableNotFound)?;
+        Ok((snap.version, records::decode(&snap.state)?))
+    }
+
+    /// A table as everyone sees it.
+    ///
+    /// # Errors
+    /// `TableNotFound`; `StoreUnavailable`.
+    pub async fn table(&self, id: &str) -> Result<TableView, Error> {
+        let (version, table) = self.load_table(id).await?;
+        if table.status == TableStatus::Starting {
+            self.start(version, &table).await?;
+            return Ok(self.load_table(id).await?.1.view(clock_now_ms()));
+        }
+        Ok(table.view(clock_now_ms()))
+    }
+}

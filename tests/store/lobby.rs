@@ -1,0 +1,165 @@
+//! The `LobbyStore` contract, on the in-memory store and on Redis.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use botifarra::lobby::store::{Doc, EVENTS_KEPT, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
+use botifarra::store::StoreError;
+
+use crate::backends::{Backend, OnBackend, both_stores, redis::redis_url};
+
+impl OnBackend for Arc<dyn LobbyStore> {
+    async fn on(backend: Backend) -> Self {
+        match backend {
+            Backend::Memory => Arc::new(MemoryLobbyStore::new()),
+            Backend::Redis => Arc::new(
+                RedisLobbyStore::connect(&redis_url())
+                    .await
+                    .expect("connect to the test Redis"),
+            ),
+            Backend::Cluster => unreachable!("the lobby store runs on memory or one Redis"),
+        }
+    }
+}
+
+/// A fresh id, so that tests sharing one Redis never meet.
+fn fresh(prefix: &str) -> String {
+    format!(
+        "{prefix}{}",
+        hex::encode(botifarra::service::random_bytes::<8>().unwrap())
+    )
+}
+
+async fn documents_are_created_once_and_replaced_by_compare_and_set(store: Arc<dyn LobbyStore>) {
+    let id = fresh("t");
+    assert!(store.insert(Doc::Table, &id, "a", None).await.unwrap());
+    assert!(!store.insert(Doc::Table, &id, "b", None).await.unwrap());
+    let snap = store.get(Doc::Table, &id).await.unwrap().unwrap();
+    assert_eq!((snap.version, snap.state.as_str()), (1, "a"));
+    assert!(store.replace(Doc::Table, &id, 1, "c", None).await.unwrap());
+    assert!(!store.replace(Doc::Table, &id, 1, "d", None).await.unwrap());
+    let snap = store.get(Doc::Table, &id).await.unwrap().unwrap();
+    assert_eq!((snap.version, snap.state.as_str()), (2, "c"));
+    // Kinds are separate namespaces.
+    assert!(store.get(Doc::Player, &id).await.unwrap().is_none());
+    assert!(matches!(
+        store.replace(Doc::Player, &id, 1, "x", None).await,
+        Err(StoreError::NotFound)
+    ));
+}
+
+async fn concurrent_replaces_of_one_version_apply_once(store: Arc<dyn LobbyStore>) {
+    let id = fresh("t");
+    assert!(store.insert(Doc::Table, &id, "0", None).await.unwrap());
+    let tasks: Vec<_> = (0..32)
+        .map(|i| {
+            let (store, id) = (Arc::clone(&store), id.clone());
+            tokio::spawn(async move {
+                store
+                    .replace(Doc::Table, &id, 1, &i.to_string(), None)
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut won = 0;
+    for t in tasks {
+        won += usize::from(t.await.unwrap());
+    }
+    assert_eq!(won, 1);
+    assert_eq!(
+        store.get(Doc::Table, &id).await.unwrap().unwrap().version,
+        2
+    );
+}
+
+async fn documents_expire_after_their_ttl(store: Arc<dyn LobbyStore>) {
+    let id = fresh("i");
+    let ttl = Some(Duration::from_millis(200));
+    assert!(store.insert(Doc::Invite, &id, "t1", ttl).await.unwrap());
+    assert!(store.get(Doc::Invite, &id).await.unwrap().is_some());
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(store.get(Doc::Invite, &id).await.unwrap().is_none());
+    assert!(store.insert(Doc::Invite, &id, "t2", ttl).await.unwrap());
+}
+
+async fn indexes_page_in_text_order(store: Arc<dyn LobbyStore>) {
+    let index = fresh("test:");
+    for e in ["b", "a", "d", "c"] {
+        store.index_add(&index, e).await.unwrap();
+    }
+    store.index_remove(&index, "c").await.unwrap();
+    assert_eq!(store.index_page(&index, None, 2).await.unwrap(), ["a", "b"]);
+    assert_eq!(store.index_page(&index, Some("b"), 2).await.unwrap(), ["d"]);
+    assert!(
+        store
+            .index_page(&fresh("none:"), None, 5)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+async fn player_events_are_numbered_capped_and_resumable(store: Arc<dyn LobbyStore>) {
+    let p = fresh("p");
+    assert_eq!(store.events_after(&p, 0, 10).await.unwrap(), (vec![], 0));
+    for i in 1..=EVENTS_KEPT as u64 + 10 {
+        assert_eq!(store.push_event(&p, &format!("e{i}")).await.unwrap(), i);
+    }
+    let last = EVENTS_KEPT as u64 + 10;
+    let (page, l) = store.events_after(&p, 0, 3).await.unwrap();
+    assert_eq!(l, last);
+    assert_eq!(page[0], (11, "e11".to_string()), "the oldest are dropped");
+    assert_eq!(page.len(), 3);
+    let (page, _) = store.events_after(&p, last - 2, 10).await.unwrap();
+    assert_eq!(
+        page,
+        vec![
+            (last - 1, format!("e{}", last - 1)),
+            (last, format!("e{last}"))
+        ]
+    );
+    assert!(store.events_after(&p, last, 10).await.unwrap().0.is_empty());
+}
+
+async fn a_push_wakes_a_waiter(store: Arc<dyn LobbyStore>) {
+    let p = fresh("p");
+    let waiter = {
+        let (store, p) = (Arc::clone(&store), p.clone());
+        tokio::spawn(async move { store.wait_events(&p, 0, Duration::from_secs(20)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    store.push_event(&p, "hello").await.unwrap();
+    assert_eq!(waiter.await.unwrap().unwrap(), 1);
+    // Nothing new: the wait times out with the last number.
+    assert_eq!(
+        store
+            .wait_events(&p, 1, Duration::from_millis(50))
+            .await
+            .unwrap(),
+        1
+    );
+}
+
+both_stores!(
+    documents_are_created_once_and_replaced_by_compare_and_set,
+    concurrent_replaces_of_one_version_apply_once,
+    documents_expire_after_their_ttl,
+    indexes_page_in_text_order,
+    player_events_are_numbered_capped_and_resumable,
+    a_push_wakes_a_waiter,
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_through_one_redis_store_wakes_a_waiter_on_another() {
+    let a = RedisLobbyStore::connect(&redis_url()).await.unwrap();
+    let b = RedisLobbyStore::connect(&redis_url()).await.unwrap();
+    let p = fresh("p");
+    let waiter = {
+        let p = p.clone();
+        tokio::spawn(async move { a.wait_events(&p, 0, Duration::from_secs(20)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    b.push_event(&p, "hello").await.unwrap();
+    assert_eq!(waiter.await.unwrap().unwrap(), 1);
+}
