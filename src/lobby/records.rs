@@ -45,6 +45,33 @@ pub struct PlayerRecord {
     pub created_ms: u64,
 }
 
+/// The id prefix of the house bots' players: `house-<bot>` for every
+/// house bot name (`house-heuristic`, `house-expert`, …).
+pub const HOUSE_PREFIX: &str = "house-";
+
+/// The player a house bot is, by its player id (`house-<bot>`): a `bot`
+/// without a key. House players are not stored, and their matches are not
+/// counted (every house match would contend for one record).
+pub fn house_player(id: &str) -> Option<PlayerRecord> {
+    let bot = id.strip_prefix(HOUSE_PREFIX)?;
+    let bot = crate::bots::NAMES.iter().find(|&&n| n == bot)?;
+    Some(PlayerRecord {
+        id: format!("{HOUSE_PREFIX}{bot}"),
+        name: format!("house bot {bot}"),
+        kind: PlayerKind::Bot,
+        key_sha256: None,
+        matches_played: 0,
+        created_ms: 0,
+    })
+}
+
+impl SeatPlayer {
+    /// Whether this is a house bot's player (who has no event stream).
+    pub fn is_house(&self) -> bool {
+        self.id.starts_with(HOUSE_PREFIX)
+    }
+}
+
 impl PlayerRecord {
     /// The fields shown beside its seats.
     pub fn seat_player(&self) -> SeatPlayer {

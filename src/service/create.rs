@@ -4,6 +4,7 @@ use super::clock::now_ms;
 use super::record::{MatchRecord, MatchView, OnTimeout, SeatKind, SeatRecord};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;
+use crate::lobby::records;
 use crate::rules::{Match, Rules, Seat};
 
 /// A seat of a new match.
@@ -115,9 +116,15 @@ impl Service {
                         "only a remote seat can be a player's".into(),
                     ));
                 }
+                // A bot seat is its house bot's player.
+                None if spec.kind == SeatKind::Bot => {
+                    records::house_player(&format!("{}{bot}", records::HOUSE_PREFIX))
+                        .map(|p| p.seat_player())
+                }
                 None => None,
             };
             if let Some(p) = &player
+                && !p.is_house()
                 && seats
                     .iter()
                     .any(|s: &SeatRecord| s.player.as_ref().is_some_and(|q| q.id == p.id))

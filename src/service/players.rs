@@ -20,6 +20,9 @@ impl Service {
     /// # Errors
     /// `StoreUnavailable`; `Internal` if the record does not parse.
     pub async fn load_player(&self, id: &str) -> Result<Option<(u64, PlayerRecord)>, Error> {
+        if let Some(house) = records::house_player(id) {
+            return Ok(Some((0, house)));
+        }
         if !records::valid_player_id(id) {
             return Ok(None);
         }
@@ -49,6 +52,11 @@ impl Service {
     /// # Errors
     /// `InvalidRequest` if there is no such player; `StoreUnavailable`.
     pub(super) async fn seat_player(&self, id: &str) -> Result<SeatPlayer, Error> {
+        if records::house_player(id).is_some() {
+            return Err(Error::InvalidRequest(format!(
+                "{id} is a house bot's player: it sits at `bot` seats only"
+            )));
+        }
         match self.load_player(id).await? {
             Some((_, p)) => Ok(p.seat_player()),
             None => Err(Error::InvalidRequest(format!("no player with id {id:?}"))),
@@ -124,14 +132,19 @@ impl Service {
     /// is its turn; when the match is over (only the commit that ended it
     /// can see that), every player hears so and has it counted.
     pub(super) async fn after_commit(&self, rec: &MatchRecord) {
-        if rec.seats.iter().all(|s| s.player.is_none()) {
+        // House players have no stream and no stored record.
+        if rec
+            .seats
+            .iter()
+            .all(|s| s.player.as_ref().is_none_or(SeatPlayer::is_house))
+        {
             return;
         }
         if rec.game.phase() == Phase::MatchOver {
             let view = rec.game.view(None);
             let winner = serde_json::to_value(view.winner).unwrap_or_default();
             for (seat, s) in rec.seats.iter().enumerate() {
-                if let Some(p) = &s.player {
+                if let Some(p) = s.player.as_ref().filter(|p| !p.is_house()) {
                     let event = PlayerEvent::MatchOver {
                         match_id: rec.id.clone(),
                         seat: seat as Seat,
@@ -146,6 +159,7 @@ impl Service {
         }
         if let Some(seat) = rec.game.turn()
             && let Some(p) = &rec.seats[seat as usize].player
+            && !p.is_house()
         {
             let event = PlayerEvent::YourTurn {
                 match_id: rec.id.clone(),

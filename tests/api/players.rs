@@ -118,7 +118,18 @@ async fn a_players_key_plays_its_seat_and_its_stream_tells_it_when(backend: Back
     assert_eq!(seat0["player"]["id"], p.id.as_str());
     assert_eq!(seat0["player"]["name"], "streamer");
     assert_eq!(seat0["name"], "streamer");
-    assert!(r.json["view"]["seats"][1]["player"].is_null());
+    // House bots are players too, without a key or a stream.
+    let house = &r.json["view"]["seats"][1]["player"];
+    assert_eq!(house["id"], "house-random");
+    assert_eq!(house["kind"], "bot");
+    let profile = app.get("/v1/players/house-random", None).await;
+    assert_eq!(profile.status, StatusCode::OK, "{}", profile.text);
+    assert_eq!(profile.json["kind"], "bot");
+    assert_eq!(profile.json["name"], house["name"]);
+    assert_eq!(
+        app.get("/v1/players/house-nobody", None).await.status,
+        StatusCode::NOT_FOUND
+    );
 
     let events = player_events(&app, &p.key, 0, 5000).await;
     let kinds: Vec<&str> = events["events"]
