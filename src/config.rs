@@ -15,6 +15,8 @@ pub struct Cli {
 }
 
 /// The subcommands.
+// Parsed once at start; boxing the serve options would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the HTTP API (the default).
