@@ -15,7 +15,7 @@ pub struct Cli {
 }
 
 /// The subcommands.
-// Parsed once per process: the size of the largest variant costs nothing.
+// Parsed once at start; boxing the serve options would buy nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {

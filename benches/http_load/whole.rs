@@ -110,6 +110,14 @@ async fn play_one(
             .as_array()
             .cloned()
             .unwrap_or_default();
+        // The first dealer is drawn: follow the view's turn to it.
+        if let Some(t) = v.body["turn"].as_u64().map(|t| t as usize)
+            && legal.is_empty()
+            && t != turn
+        {
+            turn = t;
+            continue;
+        }
         if legal.is_empty() {
             split
                 .views

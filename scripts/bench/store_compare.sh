@@ -10,7 +10,8 @@
 #   BEFORE=… AFTER=target/release/botifarra ROUNDS=3 MATCHES=32 scripts/bench/store_compare.sh
 #
 # AFTER defaults to target/release/botifarra, built here unless AFTER is
-# given. Prints each run's report under a `== <label> round <n>` line.
+# given; LOAD_BIN names an already built http_load tool. Prints each run's report under a `== <label> round <n>` line, and
+# Redis's `INFO commandstats` (its CPU time per command) for the run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/bench/common.sh
@@ -24,6 +25,8 @@ before="${BEFORE:?set BEFORE to the binary to compare against}"
 if [[ -z "${AFTER:-}" ]]; then
     build_all
     after=target/release/botifarra
+elif [[ -n "${LOAD_BIN:-}" ]]; then
+    after="$AFTER"
 else
     after="$AFTER"
     log "cargo bench --locked --bench http_load --no-run"
@@ -40,6 +43,7 @@ log "redis-server on $REDIS_URL (no persistence)"
 run_one() {
     local label="$1" bin="$2" round="$3" port
     redis-cli -p "$REDIS_PORT" flushall >/dev/null
+    redis-cli -p "$REDIS_PORT" config resetstat >/dev/null
     port="$(free_port)"
     BASE="http://127.0.0.1:$port"
     BIND="127.0.0.1:$port" REDIS_URL="$REDIS_URL" RUST_LOG="${RUST_LOG:-warn}" \
@@ -54,6 +58,8 @@ run_one() {
     echo "== $label round $round ($bin)"
     "$LOAD_BIN" --mode whole --url "$BASE" --conns "$conns" --matches "$matches" \
         --seconds "$view_seconds" --redis "$REDIS_URL" || echo "(run reported errors)"
+    # Redis's own CPU time per command (what one shard can sustain).
+    redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval|hmget|hget|llen|lrange|exists|ping)[:]' || true
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""

@@ -13,7 +13,7 @@ use crate::service::Service;
 pub struct Health {
     /// `ok` or `ready`.
     pub status: &'static str,
-    /// The store kind: `memory` or `redis`.
+    /// The store kind: `memory`, `redis` or `redis-cluster`.
     pub store: &'static str,
 }
 

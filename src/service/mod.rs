@@ -136,7 +136,7 @@ impl Service {
         Ok(self.store.ping().await?)
     }
 
-    /// The store's kind: `memory` or `redis`.
+    /// The store's kind: `memory`, `redis` or `redis-cluster`.
     pub fn store_kind(&self) -> &'static str {
         self.store.kind()
     }

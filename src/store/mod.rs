@@ -222,6 +222,6 @@ pub trait MatchStore: Send + Sync + 'static {
     /// [`StoreError::Unavailable`] if the backend cannot be reached.
     async fn ping(&self) -> Result<(), StoreError>;
 
-    /// Which backend this is: `"memory"` or `"redis"`.
+    /// Which backend this is: `"memory"`, `"redis"` or `"redis-cluster"`.
     fn kind(&self) -> &'static str;
 }
