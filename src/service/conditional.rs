@@ -6,7 +6,7 @@
 //! serialized: cheap polling.
 
 use super::reads::LegalMoves;
-use super::record::MatchView;
+use super::record::{MatchRecord, MatchView};
 use super::{Error, Service};
 use crate::rules::Seat;
 use crate::rules::view::HistoryView;
@@ -30,6 +30,17 @@ pub enum Conditional<T> {
 }
 
 impl Service {
+    /// The match and the tag of what the caller of `token` sees of it.
+    async fn tagged(&self, id: &str, token: Option<&str>) -> Result<(MatchRecord, Tag), Error> {
+        let rec = self.load_current(id).await?;
+        let seat = self.caller_seat(&rec, token).await?;
+        let tag = Tag {
+            version: rec.version,
+            seat,
+        };
+        Ok((rec, tag))
+    }
+
     /// [`Service::view`], unless `current(tag)` says the client holds it.
     ///
     /// # Errors
@@ -40,16 +51,11 @@ impl Service {
         token: Option<&str>,
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<MatchView>, Error> {
-        let rec = self.load_current(id).await?;
-        let seat = self.caller_seat(&rec, token).await?;
-        let tag = Tag {
-            version: rec.version,
-            seat,
-        };
+        let (rec, tag) = self.tagged(id, token).await?;
         if current(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }
-        Ok(Conditional::Changed(tag, rec.view(seat)))
+        Ok(Conditional::Changed(tag, rec.view(tag.seat)))
     }
 
     /// [`Service::history`], unless `current(tag)` says the client holds it.
@@ -62,16 +68,11 @@ impl Service {
         token: Option<&str>,
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<HistoryView>, Error> {
-        let rec = self.load_current(id).await?;
-        let seat = self.caller_seat(&rec, token).await?;
-        let tag = Tag {
-            version: rec.version,
-            seat,
-        };
+        let (rec, tag) = self.tagged(id, token).await?;
         if current(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }
-        Ok(Conditional::Changed(tag, rec.game.history_view(seat)))
+        Ok(Conditional::Changed(tag, rec.game.history_view(tag.seat)))
     }
 
     /// [`Service::legal_moves`], unless `current(tag)` says the client

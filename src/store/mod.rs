@@ -20,6 +20,7 @@
 
 mod memory;
 mod redis;
+pub(crate) mod waiters;
 
 use std::time::Duration;
 

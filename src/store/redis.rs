@@ -55,8 +55,9 @@ use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
 use self::conn::Conn;
-use self::notify::{Waiters, run_subscriber};
+use self::notify::run_subscriber;
 use self::sharded::Sharded;
+use super::waiters::Waiters;
 use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
 
 /// The pub/sub channel on which commits announce new events.

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::time::timeout;
 
-use super::waiters::Waiters;
 use super::{Doc, EVENTS_KEPT, LobbyStore, Snapshot, StoreError};
+use crate::store::waiters::Waiters;
 
 /// Inserts between two sweeps of expired documents.
 const SWEEP_EVERY: u64 = 1024;

@@ -12,7 +12,6 @@
 
 mod memory;
 mod redis;
-mod waiters;
 
 use std::time::Duration;
 

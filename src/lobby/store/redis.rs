@@ -38,8 +38,8 @@ use redis::{Client, Script};
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
-use super::waiters::Waiters;
 use super::{Doc, EVENTS_KEPT, LobbyStore, Snapshot, StoreError};
+use crate::store::waiters::Waiters;
 
 /// The pub/sub channel on which pushes announce new player events.
 const CHANNEL: &str = "bf:pnotify";

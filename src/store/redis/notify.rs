@@ -1,83 +1,24 @@
 //! The pub/sub side of the Redis store: one dedicated connection per store
 //! that listens on the notify channel and wakes this process's long polls.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use redis::aio::{PubSubSink, PubSubStream};
 use redis::{Client, Msg};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::oneshot;
 use tokio::time::{Instant, timeout};
 
 use super::{CONNECT_TIMEOUT, NOTIFY_CHANNEL, RESPONSE_TIMEOUT, unavailable};
 use crate::store::StoreError;
+use crate::store::waiters::Waiters;
 
 /// Bounds of the reconnection backoff.
 const MIN_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 /// How often the idle connection is pinged, to notice a dead peer.
 const KEEPALIVE: Duration = Duration::from_secs(15);
-
-/// The long polls of this process, by match id: a channel carrying the
-/// highest seq announced for that match.
-#[derive(Debug, Default)]
-pub(super) struct Waiters {
-    by_match: Mutex<HashMap<String, watch::Sender<u64>>>,
-}
-
-/// One registered long poll; unregisters itself when dropped.
-pub(super) struct Waiter {
-    waiters: Arc<Waiters>,
-    id: String,
-    pub(super) rx: watch::Receiver<u64>,
-}
-
-impl Waiters {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
-        self.by_match.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(super) fn register(self: &Arc<Self>, id: &str) -> Waiter {
-        let rx = self
-            .lock()
-            .entry(id.to_owned())
-            .or_insert_with(|| watch::Sender::new(0))
-            .subscribe();
-        Waiter {
-            waiters: Arc::clone(self),
-            id: id.to_owned(),
-            rx,
-        }
-    }
-
-    pub(super) fn notify(&self, id: &str, seq: u64) {
-        if let Some(tx) = self.lock().get(id) {
-            tx.send_if_modified(|last| {
-                let newer = seq > *last;
-                if newer {
-                    *last = seq;
-                }
-                newer
-            });
-        }
-    }
-}
-
-impl Drop for Waiter {
-    fn drop(&mut self) {
-        let mut by_match = self.waiters.lock();
-        // Our own receiver is still alive here, hence 1: the last waiter out
-        // removes the entry. New waiters subscribe under the same lock.
-        if by_match
-            .get(&self.id)
-            .is_some_and(|tx| tx.receiver_count() <= 1)
-        {
-            by_match.remove(&self.id);
-        }
-    }
-}
 
 /// Keeps a pub/sub connection subscribed to [`NOTIFY_CHANNEL`] and passes
 /// each announcement to the local waiters, reconnecting with backoff.

@@ -17,9 +17,9 @@ use redis::cluster_async::ClusterConnection;
 use redis::{PushInfo, PushKind, Value};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::notify::Waiters;
 use super::{RESPONSE_TIMEOUT, unavailable};
 use crate::store::StoreError;
+use crate::store::waiters::Waiters;
 
 /// The sharded channel on which commits to match `id` are announced.
 pub(super) fn channel(id: &str) -> String {

@@ -1,5 +1,7 @@
-//! Long polls of this process on players' streams, by player: a channel
-//! carrying the highest event number announced for that player.
+//! The long polls of this process, by key (a match id, a player id): a
+//! channel carrying the highest event number announced for that key. The
+//! stores' notifications (Redis pub/sub, or the memory store's own writes)
+//! wake them.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -8,27 +10,25 @@ use tokio::sync::watch;
 
 /// The registered long polls.
 #[derive(Debug, Default)]
-pub(super) struct Waiters {
-    by_player: Mutex<HashMap<String, watch::Sender<u64>>>,
+pub(crate) struct Waiters {
+    by_key: Mutex<HashMap<String, watch::Sender<u64>>>,
 }
 
 /// One registered long poll; unregisters itself when dropped.
-pub(super) struct Waiter {
+pub(crate) struct Waiter {
     waiters: Arc<Waiters>,
     id: String,
-    pub(super) rx: watch::Receiver<u64>,
+    pub(crate) rx: watch::Receiver<u64>,
 }
 
 impl Waiters {
     fn lock(&self) -> MutexGuard<'_, HashMap<String, watch::Sender<u64>>> {
-        self.by_player
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.by_key.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Registers a long poll on `id` (before reading, so that a push in
     /// between still wakes it).
-    pub(super) fn register(self: &Arc<Self>, id: &str) -> Waiter {
+    pub(crate) fn register(self: &Arc<Self>, id: &str) -> Waiter {
         let rx = self
             .lock()
             .entry(id.to_owned())
@@ -42,7 +42,7 @@ impl Waiters {
     }
 
     /// Wakes the long polls on `id` when `seq` is newer than they knew.
-    pub(super) fn notify(&self, id: &str, seq: u64) {
+    pub(crate) fn notify(&self, id: &str, seq: u64) {
         if let Some(tx) = self.lock().get(id) {
             tx.send_if_modified(|last| {
                 let newer = seq > *last;
