@@ -139,7 +139,7 @@ macro_rules! action_doc {
                 ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer and changes nothing; a seat's key is forgotten once it acts again with another"),
             ),
             request_body(content = $schema, examples($($example)*)),
-            security(("seat_token" = [])),
+            security(("seat_token" = []), ("player_key" = [])),
             responses(
                 (status = 200, description = "Accepted: the caller's new view", body = MatchView),
                 (status = 400, description = "Malformed body or header", body = Problem, content_type = "application/problem+json"),
@@ -287,7 +287,7 @@ action_doc!(
     request_body(content = GuardBody, description = "Optional: the guards", examples(
         ("1: no guards" = (value = json!({}))),
     )),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "The hand was forfeited: the caller's new view", body = MatchView),
         (status = 401, description = "Missing or wrong seat token", body = Problem, content_type = "application/problem+json"),

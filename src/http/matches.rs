@@ -75,7 +75,7 @@ pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpRes
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "The view", body = MatchView),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),
@@ -105,7 +105,7 @@ pub async fn get_match(
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id"), LegalQuery),
-    security(("seat_token" = [])),
+    security(("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "The legal actions", body = LegalMoves),
         (status = 400, description = "Unknown bot", body = Problem, content_type = "application/problem+json"),
@@ -137,7 +137,7 @@ pub async fn legal_moves(
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id"), EventsQuery),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "The events", body = EventsPage),
         (status = 400, description = "Bad query, or an `after` past the match's last event", body = Problem, content_type = "application/problem+json"),
@@ -171,7 +171,7 @@ pub async fn events(
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "The record", body = HistoryView),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),

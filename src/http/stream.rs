@@ -73,7 +73,7 @@ struct Cursor {
         ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event number"),
         StreamQuery,
     ),
-    security((), ("seat_token" = [])),
+    security((), ("seat_token" = []), ("player_key" = [])),
     responses(
         (status = 200, description = "An event stream", content_type = "text/event-stream", body = SseEvent),
         (status = 204, description = "The match is over and every event was sent"),

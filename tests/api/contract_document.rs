@@ -140,13 +140,14 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
             } else if spectator.contains(&path.as_str()) {
                 assert_eq!(
                     op["security"],
-                    json!([{}, {"seat_token": []}]),
+                    json!([{}, {"seat_token": []}, {"player_key": []}]),
                     "{method} {path}"
                 );
             } else if path.starts_with("/v1/") {
+                // A player's key acts for its seats wherever their tokens do.
                 assert_eq!(
                     op["security"],
-                    json!([{"seat_token": []}]),
+                    json!([{"seat_token": []}, {"player_key": []}]),
                     "{method} {path}"
                 );
             }
