@@ -102,6 +102,24 @@ async function findTable(base, key) {
 }
 
 // Plays one match as a registered bot player, driven by its event stream.
+// Acts on a `your_turn` event of `version`; resolves to the moves made (0 or
+// 1). A rate-limited request is tried again (`request` waited Retry-After):
+// skipping the turn would leave the bot waiting for an event that never comes.
+async function playTurn(base, table, key, version) {
+  for (;;) {
+    const [vs, view] = await request(base, "GET", `/v1/matches/${table}`, key);
+    if (vs === 429) continue;
+    // An older turn event than the match's state: a newer one follows.
+    if (vs !== 200 || view.version !== version || view.legal_actions.length === 0) return 0;
+    const action = { ...choose(view), expected_version: view.version };
+    const [as, answer] = await request(base, "POST", `/v1/matches/${table}/actions`, key, action);
+    if (as === 429) continue;
+    if (as === 200) return 1;
+    if (as === 409) return 0;
+    throw new Error(`action refused: ${as} ${JSON.stringify(answer)}`);
+  }
+}
+
 async function lobbyMode(base) {
   const [status, reg] = await request(base, "POST", "/v1/players", null, { name: "example-bot", kind: "bot" });
   if (status !== 201) {
@@ -127,16 +145,7 @@ async function lobbyMode(base) {
       if (event.type === "match_started") {
         console.log(`match ${table} started; playing seat ${event.seat}`);
       } else if (event.type === "your_turn") {
-        const [vs, view] = await request(base, "GET", `/v1/matches/${table}`, key);
-        // An older turn event than the match's state: a newer one follows.
-        if (vs !== 200 || view.version !== event.version || view.legal_actions.length === 0) continue;
-        const action = { ...choose(view), expected_version: view.version };
-        const [as, answer] = await request(base, "POST", `/v1/matches/${table}/actions`, key, action);
-        if (as === 200) moves += 1;
-        else if (as !== 409 && as !== 429) {
-          console.error(`action refused: ${as} ${JSON.stringify(answer)}`);
-          return 1;
-        }
+        moves += await playTurn(base, table, key, event.version);
       } else if (event.type === "match_over") {
         console.log(`final: scores ${JSON.stringify(event.scores)}, winner ${event.winner}, seat ${event.seat}, ${moves} moves`);
         return 0;

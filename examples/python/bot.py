@@ -121,6 +121,29 @@ def find_table(base, key):
     return table, joined["token"]["seat"]
 
 
+def play_turn(base, table, key, version):
+    """Acts on a `your_turn` event of `version`; returns the moves made (0 or
+    1). A rate-limited request is tried again (`request` waited Retry-After):
+    skipping the turn would leave the bot waiting for an event that never
+    comes."""
+    while True:
+        status, view = request(base, "GET", f"/v1/matches/{table}", key)
+        if status == 429:
+            continue
+        # An older turn event than the match's state: a newer one follows.
+        if status != 200 or view["version"] != version or not view["legal_actions"]:
+            return 0
+        action = dict(choose(view), expected_version=view["version"])
+        status, answer = request(base, "POST", f"/v1/matches/{table}/actions", key, action)
+        if status == 429:
+            continue
+        if status == 200:
+            return 1
+        if status == 409:
+            return 0
+        raise SystemExit(f"action refused: {status} {answer}")
+
+
 def lobby_mode(base):
     """Plays one match as a registered bot player, driven by its event stream."""
     status, reg = request(base, "POST", "/v1/players", body={"name": "example-bot", "kind": "bot"})
@@ -146,17 +169,7 @@ def lobby_mode(base):
             if event["type"] == "match_started":
                 print(f"match {table} started; playing seat {event['seat']}")
             elif event["type"] == "your_turn":
-                status, view = request(base, "GET", f"/v1/matches/{table}", key)
-                # An older turn event than the match's state: a newer one follows.
-                if status != 200 or view["version"] != event["version"] or not view["legal_actions"]:
-                    continue
-                action = dict(choose(view), expected_version=view["version"])
-                status, answer = request(base, "POST", f"/v1/matches/{table}/actions", key, action)
-                if status == 200:
-                    moves += 1
-                elif status not in (409, 429):
-                    print(f"action refused: {status} {answer}", file=sys.stderr)
-                    return 1
+                moves += play_turn(base, table, key, event["version"])
             elif event["type"] == "match_over":
                 print(f"final: scores {event['scores']}, winner {event['winner']}, seat {event['seat']}, {moves} moves")
                 return 0
