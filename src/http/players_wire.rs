@@ -64,8 +64,14 @@ impl From<records::SeatPlayer> for SeatPlayer {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreatePlayer {
-    /// A display name: printable text, 1 to 64 characters.
-    #[schema(example = "robobot", max_length = 64)]
+    /// A display name: printable text, 1 to 64 characters, not starting
+    /// with a space.
+    #[schema(
+        example = "robobot",
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\s\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB][^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: String,
     /// `human` or `bot`.
     pub kind: PlayerKind,

@@ -108,6 +108,7 @@ pub async fn join(
     responses(
         (status = 200, description = "Left: the table", body = Table),
         (status = 401, description = "The credential holds no seat here", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The match has started (`table_started`)", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
     )
@@ -128,10 +129,13 @@ pub async fn leave(
 #[into_params(parameter_in = Query)]
 pub struct LobbyQuery {
     /// Only tables of this variant: `pairs`, `abarrotada` or `abarrotada3`.
+    #[param(pattern = "^(pairs|abarrotada|abarrotada3)$")]
     pub variant: Option<String>,
     /// The `next` cursor of the previous page.
+    #[param(pattern = "^[A-Za-z0-9:]*$", max_length = 100)]
     pub after: Option<String>,
     /// Most tables per page (1 to 100, default 50).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<usize>,
 }
 

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::players_wire::SeatPlayer;
+use super::schema::SeatNumber;
 use super::wire::{OnTimeout, SeatToken};
 use crate::lobby::{self, records};
 use crate::rules::{Rules, Seat, Side};
@@ -107,6 +108,10 @@ pub struct TableSeatSpec {
     /// The house bot of a `bot` seat, and the stand-in on a timeout.
     pub bot: Option<String>,
     /// A display name (not for open seats: the joiner names itself).
+    #[schema(
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: Option<String>,
     /// A registered player to seat here (a `remote` seat).
     pub player: Option<String>,
@@ -120,6 +125,7 @@ pub struct CreateTable {
     #[serde(default)]
     pub rules: Rules,
     /// One entry per seat in seat order, at least one `open`.
+    #[schema(min_items = 3, max_items = 4)]
     pub seats: Vec<TableSeatSpec>,
     /// Deal every hand as soon as the previous one is scored.
     #[serde(default)]
@@ -307,6 +313,10 @@ impl From<lobby::TableCreated> for TableCreated {
 #[serde(deny_unknown_fields)]
 pub struct PartnerSpec {
     /// The partner's display name (default `guest`).
+    #[schema(
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: Option<String>,
 }
 
@@ -315,8 +325,13 @@ pub struct PartnerSpec {
 #[serde(deny_unknown_fields)]
 pub struct JoinTable {
     /// Take this seat (it must be open); default: the first open one.
+    #[schema(value_type = Option<SeatNumber>)]
     pub seat: Option<Seat>,
     /// The display name; default: the player's, or `guest`.
+    #[schema(
+        max_length = 64,
+        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
     pub name: Option<String>,
     /// Take the seat opposite this seated player (pairs game).
     pub opposite: Option<String>,

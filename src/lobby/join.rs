@@ -269,7 +269,8 @@ fn choose_seats(table: &TableRecord, req: &Join) -> Result<(usize, Option<usize>
     let wanted = if let Some(seat) = req.seat {
         let seat = usize::from(seat);
         if seat >= n {
-            return Err(Error::InvalidRequest(format!(
+            // A seat the schema allows, not at this table: no such seat open.
+            return Err(Error::SeatTaken(format!(
                 "this table has seats 0 to {}",
                 n - 1
             )));
@@ -277,7 +278,9 @@ fn choose_seats(table: &TableRecord, req: &Join) -> Result<(usize, Option<usize>
         Some(seat)
     } else if let Some(partner) = &req.opposite {
         let at = table.seat_of(None, Some(partner)).ok_or_else(|| {
-            Error::InvalidRequest(format!("player {partner:?} does not sit here"))
+            Error::SeatTaken(format!(
+                "player {partner:?} does not sit here: no seat opposite"
+            ))
         })?;
         partner_of(at)
     } else {
