@@ -158,6 +158,7 @@ pub struct PlayerEventsQuery {
 /// A stream keeps the latest 256 events per player.
 #[utoipa::path(
     tag = "players",
+    operation_id = "player_events",
     params(
         PlayerEventsQuery,
         ("Last-Event-ID" = Option<u64>, Header, description = "Resume a stream after this event number"),

@@ -112,8 +112,15 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/matches/{id}/stream",
         "/v1/matches/{id}/history",
     ];
+    let mut operation_ids = std::collections::HashSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
+            // Generated clients name their functions after these.
+            let operation_id = op["operationId"].as_str().expect("an operationId");
+            assert!(
+                operation_ids.insert(operation_id.to_string()),
+                "{method} {path}: operationId {operation_id} is taken"
+            );
             let security = op["security"]
                 .as_array()
                 .unwrap_or_else(|| panic!("{method} {path} states no security"));
