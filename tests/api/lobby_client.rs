@@ -65,6 +65,31 @@ pub async fn player_events(app: &TestApp, key: &str, after: u64, wait_ms: u64) -
 /// Plays `match_id` with `cred` (a seat token or the seated player's key),
 /// the first legal action each time it is the seat's turn, until the
 /// match is over; waits on the match's events between turns.
+/// Posts `action` to match `match_id` guarded by `If-Match: version`; it is
+/// applied, or another seat's move (or a house move) came first.
+pub async fn post_at_version(
+    app: &TestApp,
+    match_id: &str,
+    cred: &str,
+    action: &Value,
+    version: &Value,
+) {
+    let r = app
+        .send(
+            Method::POST,
+            &format!("/v1/matches/{match_id}/actions"),
+            Some(cred),
+            Some(action.clone()),
+            &[("If-Match", &version.to_string())],
+        )
+        .await;
+    assert!(
+        r.status == StatusCode::OK || r.json["code"] == "version_conflict",
+        "{}",
+        r.text
+    );
+}
+
 pub async fn play_to_end(app: &TestApp, match_id: &str, cred: &str) {
     let path = format!("/v1/matches/{match_id}");
     let mut last = 0;
@@ -75,22 +100,7 @@ pub async fn play_to_end(app: &TestApp, match_id: &str, cred: &str) {
             return;
         }
         if let Some(action) = view.json["legal_actions"].get(0) {
-            let version = view.json["version"].to_string();
-            let r = app
-                .send(
-                    Method::POST,
-                    &format!("{path}/actions"),
-                    Some(cred),
-                    Some(action.clone()),
-                    &[("If-Match", &version)],
-                )
-                .await;
-            // Another seat's move (or a house move) may have come first.
-            assert!(
-                r.status == StatusCode::OK || r.json["code"] == "version_conflict",
-                "{}",
-                r.text
-            );
+            post_at_version(app, match_id, cred, action, &view.json["version"]).await;
             continue;
         }
         let page = app

@@ -6,12 +6,12 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use reqwest::{Method, StatusCode};
+use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::app::{Backend, TestApp, spawn_lobby_app};
 use crate::backends::both_stores;
-use crate::lobby_client::{PlayerKey, create_table, four_open, join, register};
+use crate::lobby_client::{PlayerKey, create_table, four_open, join, post_at_version, register};
 
 /// One app on memory; two instances sharing the test Redis.
 async fn instances(backend: Backend) -> Vec<TestApp> {
@@ -137,21 +137,7 @@ async fn play_turn(app: &TestApp, key: &str, id: &str, event: &Value) {
     let Some(action) = legal["actions"].get(0) else {
         return;
     };
-    let version = legal["version"].to_string();
-    let r = app
-        .send(
-            Method::POST,
-            &format!("/v1/matches/{id}/actions"),
-            Some(key),
-            Some(action.clone()),
-            &[("If-Match", &version)],
-        )
-        .await;
-    assert!(
-        r.status == StatusCode::OK || r.json["code"] == "version_conflict",
-        "{}",
-        r.text
-    );
+    post_at_version(app, id, key, action, &legal["version"]).await;
 }
 
 async fn a_hundred_bot_players_fill_twenty_five_tables_and_play_them_out(backend: Backend) {
