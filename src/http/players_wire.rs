@@ -102,6 +102,7 @@ impl From<records::PlayerRecord> for Player {
             key_sha256: _,
             matches_played,
             created_ms,
+            ratings: _,
         } = p;
         Player {
             id,

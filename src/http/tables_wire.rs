@@ -179,6 +179,7 @@ impl From<CreateTable> for lobby::NewTable {
             on_timeout: on_timeout.into(),
             visibility: visibility.into(),
             expires_in_s,
+            rated: false,
         }
     }
 }

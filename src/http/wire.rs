@@ -161,6 +161,7 @@ impl From<CreateMatch> for service::NewMatch {
             move_timeout_ms,
             on_timeout: on_timeout.into(),
             id: None,
+            rated: false,
         }
     }
 }

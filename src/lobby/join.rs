@@ -227,6 +227,7 @@ impl Lobby<'_> {
             move_timeout_ms: table.move_timeout_ms,
             on_timeout: table.on_timeout,
             id: Some(table.id.clone()),
+            rated: table.rated,
         };
         self.svc.create_at(req).await?;
         let store = self.svc.lobby_store();

@@ -61,6 +61,7 @@ impl Lobby<'_> {
                 key_sha256: Some(hash),
                 matches_played: 0,
                 created_ms: clock_now_ms(),
+                ratings: Default::default(),
             };
             let state = records::encode(&player)?;
             if self

@@ -1,7 +1,11 @@
 //! What the lobby stores: players (with their key's hash), tables and
 //! invite codes, and the events of a player's stream.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+use crate::rating::Rating;
 
 use crate::rules::{Rules, Seat};
 use crate::service::{Error, OnTimeout};
@@ -29,7 +33,7 @@ pub struct SeatPlayer {
 }
 
 /// A player as stored.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRecord {
     /// The id (`p` and 24 hex digits).
     pub id: String,
@@ -43,6 +47,28 @@ pub struct PlayerRecord {
     pub matches_played: u64,
     /// When it was registered (milliseconds since the Unix epoch).
     pub created_ms: u64,
+    /// Its rating per rated pool (the variant's name: `pairs`,
+    /// `abarrotada`, `abarrotada3`); absent until its first rated match.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ratings: BTreeMap<String, PlayerRating>,
+}
+
+/// A player's standing in one rated pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerRating {
+    /// The Glicko-2 rating, deviation and volatility.
+    pub rating: Rating,
+    /// Rated matches it finished in this pool.
+    pub games: u64,
+    /// When the rating last changed (milliseconds since the Unix epoch).
+    pub updated_ms: u64,
+}
+
+impl PlayerRecord {
+    /// The player's rating in `pool` (a new player's when it has none).
+    pub fn rating_in(&self, pool: &str) -> Rating {
+        self.ratings.get(pool).map(|r| r.rating).unwrap_or_default()
+    }
 }
 
 /// The id prefix of the house bots' players: `house-<bot>` for every
@@ -62,6 +88,7 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
         key_sha256: None,
         matches_played: 0,
         created_ms: 0,
+        ratings: BTreeMap::new(),
     })
 }
 
@@ -218,6 +245,10 @@ pub struct TableRecord {
     pub created_ms: u64,
     /// When it expires if seats are still open.
     pub expires_ms: u64,
+    /// Whether its match is rated (tables made by the queue or a rated
+    /// challenge).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 impl TableRecord {
@@ -315,6 +346,7 @@ mod tests {
             status: TableStatus::Open,
             created_ms: 0,
             expires_ms: 1000,
+            rated: false,
         };
         assert_eq!(t.status_at(999), TableStatus::Open);
         assert_eq!(t.status_at(1000), TableStatus::Expired);

@@ -49,6 +49,8 @@ pub struct NewTable {
     pub visibility: Visibility,
     /// Seconds until it expires if seats are still open (default 600).
     pub expires_in_s: Option<u64>,
+    /// Its match is rated (the queue's and rated challenges' tables).
+    pub rated: bool,
 }
 
 /// A seat of a table as everyone sees it.
@@ -309,6 +311,7 @@ impl Lobby<'_> {
             status: TableStatus::Open,
             created_ms: now,
             expires_ms: now + expires_in * 1000,
+            rated: req.rated,
         };
         if table.visibility == Visibility::Private {
             table.invite = Some(self.new_invite(&table, now).await?);

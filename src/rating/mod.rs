@@ -35,7 +35,7 @@ pub const DEFAULT_TAU: f64 = 0.5;
 const CONVERGENCE: f64 = 1e-6;
 
 /// A player's rating, on the Glicko scale.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Rating {
     /// The rating (1500 for a new player).
     pub rating: f64,
@@ -183,5 +183,49 @@ pub fn side_opponent(a: &Rating, b: &Rating) -> Rating {
         rating: (a.rating + b.rating) / 2.0,
         deviation: ((a.deviation * a.deviation + b.deviation * b.deviation) / 2.0).sqrt(),
         volatility: (a.volatility + b.volatility) / 2.0,
+    }
+}
+
+/// The deviation of a house bot's anchored rating.
+pub const ANCHOR_DEVIATION: f64 = 30.0;
+
+/// The rating a house bot holds in every rated pool, fixed so that the
+/// scale means the same over time: `medium` (the rule-based player) is the
+/// scale's 1500, and the others sit where their arena results against it
+/// put them (docs/arena.md). Anchors never move; players move against them.
+/// `None` for a name that is no house bot.
+pub fn house_anchor(bot: &str) -> Option<Rating> {
+    let rating = match bot {
+        "random" => 700.0,
+        "easy" => 1200.0,
+        "medium" | "heuristic" => 1500.0,
+        "hard" | "montecarlo" => 1800.0,
+        "expert" => 1850.0,
+        _ => return None,
+    };
+    Some(Rating {
+        rating,
+        deviation: ANCHOR_DEVIATION,
+        volatility: DEFAULT_VOLATILITY,
+    })
+}
+
+/// The rated pool of a variant: its name (`pairs`, `abarrotada`,
+/// `abarrotada3`). A player has one rating per pool.
+pub fn pool(variant: crate::rules::Variant) -> &'static str {
+    use crate::rules::Variant;
+    match variant {
+        Variant::Pairs => "pairs",
+        Variant::Abarrotada => "abarrotada",
+        Variant::Abarrotada3 => "abarrotada3",
+    }
+}
+
+/// The rules a rated match of `variant` is played with: every option at
+/// its default (target 101, `full` shuffle, the first dealer drawn).
+pub fn rated_rules(variant: crate::rules::Variant) -> crate::rules::Rules {
+    crate::rules::Rules {
+        variant,
+        ..crate::rules::Rules::default()
     }
 }

@@ -1,10 +1,11 @@
 //! Creating a match: its seats, tokens and first house-bot moves.
 
 use super::clock::now_ms;
-use super::record::{MatchRecord, MatchView, OnTimeout, SeatKind, SeatRecord};
+use super::record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatKind, SeatRecord};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;
 use crate::lobby::records;
+use crate::rating;
 use crate::rules::{Match, Rules, Seat};
 
 /// A seat of a new match.
@@ -46,6 +47,10 @@ pub struct NewMatch {
     /// The id to create it under (a table's, when its last seat is
     /// taken); default: a new random id.
     pub id: Option<String>,
+    /// A rated match: the variant's standard rules
+    /// ([`rating::rated_rules`]), and every seat a registered player or a
+    /// house bot. Each seat's rating is recorded as the match is created.
+    pub rated: bool,
 }
 
 /// A remote seat's secret token, shown once.
@@ -157,6 +162,11 @@ impl Service {
                 player,
             });
         }
+        let rated = if req.rated {
+            Some(self.rated_setup(&req.rules, &seats).await?)
+        } else {
+            None
+        };
         let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let now = now_ms();
         let id = match req.id {
@@ -174,6 +184,7 @@ impl Service {
             deadline_ms: None,
             created_ms: now,
             last_seq: Some(1),
+            rated,
             legacy_layout: false,
         };
         let events = vec![events::match_created(
@@ -197,5 +208,42 @@ impl Service {
             tokens: seat_tokens,
             view: rec.view(None),
         }))
+    }
+}
+
+impl Service {
+    /// What a rated match records at creation: its pool and each seat's
+    /// rating then.
+    ///
+    /// # Errors
+    /// `InvalidRequest` unless the rules are the variant's rated rules and
+    /// every seat is a registered player or a house bot.
+    async fn rated_setup(&self, rules: &Rules, seats: &[SeatRecord]) -> Result<RatedMatch, Error> {
+        if *rules != rating::rated_rules(rules.variant) {
+            return Err(Error::InvalidRequest(
+                "a rated match is played with the variant's standard rules".into(),
+            ));
+        }
+        let pool = rating::pool(rules.variant);
+        let mut before = Vec::with_capacity(seats.len());
+        for s in seats {
+            let r = match (&s.player, s.kind) {
+                (_, SeatKind::Bot) => rating::house_anchor(&s.bot),
+                (Some(p), SeatKind::Remote) if !p.is_house() => self
+                    .load_player(&p.id)
+                    .await?
+                    .map(|(_, rec)| rec.rating_in(pool)),
+                _ => None,
+            };
+            before.push(r.ok_or_else(|| {
+                Error::InvalidRequest(
+                    "every seat of a rated match is a registered player or a house bot".into(),
+                )
+            })?);
+        }
+        Ok(RatedMatch {
+            pool: pool.to_string(),
+            before,
+        })
     }
 }

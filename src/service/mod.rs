@@ -45,7 +45,7 @@ pub use error::Error;
 pub use events::EventView;
 pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
 pub use reads::{EventsPage, LegalMoves};
-pub use record::{MatchView, OnTimeout, SeatInfo, SeatKind};
+pub use record::{MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };

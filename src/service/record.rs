@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lobby::records::SeatPlayer;
+use crate::rating::Rating;
 use crate::rules::view::GameView;
 use crate::rules::{Match, Seat, Side};
 
@@ -60,12 +61,31 @@ pub struct MatchRecord {
     /// was kept (loading asks the store then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_seq: Option<u64>,
+    /// Set for a rated match: its pool and every seat's rating as the
+    /// match was created (what the other seats are rated against when it
+    /// ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated: Option<RatedMatch>,
     /// Stored in the layout of servers before the compact one (the whole
     /// record as JSON on every write): such a match plays on in it. Never
     /// stored itself.
     #[serde(skip)]
     pub legacy_layout: bool,
 }
+
+/// What a rated match keeps for rating its players when it ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatedMatch {
+    /// The rated pool: the variant's name (`pairs`, `abarrotada`,
+    /// `abarrotada3`).
+    pub pool: String,
+    /// Each seat's rating when the match was created (a house bot's is its
+    /// fixed anchor).
+    pub before: Vec<Rating>,
+}
+
+// The ratings are finite numbers, so equality is reflexive.
+impl Eq for RatedMatch {}
 
 /// What the server does when a seat's move clock runs out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
