@@ -91,6 +91,9 @@ pub struct Player {
     pub matches_played: u64,
     /// When it registered (RFC 3339).
     pub created_at: String,
+    /// Its rating in each pool it has played rated matches in (a house
+    /// bot: its fixed anchor in every pool).
+    pub ratings: Vec<super::ratings_wire::PoolRating>,
 }
 
 impl From<records::PlayerRecord> for Player {
@@ -102,7 +105,7 @@ impl From<records::PlayerRecord> for Player {
             key_sha256: _,
             matches_played,
             created_ms,
-            ratings: _,
+            ratings,
         } = p;
         Player {
             id,
@@ -110,6 +113,10 @@ impl From<records::PlayerRecord> for Player {
             kind: kind.into(),
             matches_played,
             created_at: crate::service::rfc3339(created_ms),
+            ratings: ratings
+                .iter()
+                .map(|(pool, r)| super::ratings_wire::PoolRating::of(pool, r))
+                .collect(),
         }
     }
 }
