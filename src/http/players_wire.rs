@@ -145,7 +145,9 @@ pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
     /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
-    /// "your_turn" | "match_over", …}`.
+    /// "your_turn" | "match_over", …}`. A rated match's `match_over` has
+    /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
+    /// the match changed of the player's rating.
     #[serde(flatten)]
     #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
     pub body: Value,
