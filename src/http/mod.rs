@@ -15,6 +15,8 @@ mod metrics;
 mod open_limit;
 mod players;
 mod players_wire;
+mod ratings;
+mod ratings_wire;
 mod schema;
 mod spec_headers;
 mod spec_notes;
@@ -63,6 +65,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
         (name = "actions", description = "Act for a seat"),
         (name = "players", description = "Players, their API keys and event streams"),
         (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
+        (name = "ratings", description = "Glicko-2 ratings of rated matches: leaderboards and rating histories"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -110,6 +113,8 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(players::revoke_key)
         .service(players::events)
         .service(players::profile)
+        .service(ratings::player_ratings)
+        .service(ratings::leaderboard)
         .service(tables::create_table)
         .service(tables::get_table)
         .service(tables::join)

@@ -91,6 +91,9 @@ pub struct Player {
     pub matches_played: u64,
     /// When it registered (RFC 3339).
     pub created_at: String,
+    /// Its rating in each pool it has played rated matches in (a house
+    /// bot: its fixed anchor in every pool).
+    pub ratings: Vec<super::ratings_wire::PoolRating>,
 }
 
 impl From<records::PlayerRecord> for Player {
@@ -102,7 +105,7 @@ impl From<records::PlayerRecord> for Player {
             key_sha256: _,
             matches_played,
             created_ms,
-            ratings: _,
+            ratings,
         } = p;
         Player {
             id,
@@ -110,6 +113,10 @@ impl From<records::PlayerRecord> for Player {
             kind: kind.into(),
             matches_played,
             created_at: crate::service::rfc3339(created_ms),
+            ratings: ratings
+                .iter()
+                .map(|(pool, r)| super::ratings_wire::PoolRating::of(pool, r))
+                .collect(),
         }
     }
 }
@@ -138,7 +145,9 @@ pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
     /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
-    /// "your_turn" | "match_over", …}`.
+    /// "your_turn" | "match_over", …}`. A rated match's `match_over` has
+    /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
+    /// the match changed of the player's rating.
     #[serde(flatten)]
     #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
     pub body: Value,

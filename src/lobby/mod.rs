@@ -13,12 +13,14 @@
 //! racing for a seat can never both get it.
 //!
 //! By job: the stored types in `records.rs`, players and their streams in
-//! `players.rs`, tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
+//! `players.rs`, the leaderboard and rating histories in `ratings.rs`,
+//! tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
 //! listing and invite codes in `listing.rs`.
 
 mod join;
 mod listing;
 mod players;
+mod ratings;
 pub mod records;
 pub mod store;
 mod tables;
@@ -27,6 +29,7 @@ use crate::service::Service;
 
 pub use listing::LobbyPage;
 pub use players::{NewPlayer, PlayerEventsPage, Registered};
+pub use ratings::{BoardPage, BoardRow, MAX_BOARD_PAGE};
 pub use tables::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
 
 /// The lobby's operations over a service (whose stores it uses).

@@ -62,6 +62,68 @@ pub struct PlayerRating {
     pub games: u64,
     /// When the rating last changed (milliseconds since the Unix epoch).
     pub updated_ms: u64,
+    /// Its latest rated matches in this pool, oldest first, at most
+    /// [`HISTORY_KEPT`]: what each changed, and the mark that a match was
+    /// applied (a match listed here is never applied again).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<RatingEntry>,
+    /// The newest creation time of the matches dropped from `history`: a
+    /// match created no later than this and not listed counts as applied.
+    #[serde(default)]
+    pub horizon_ms: u64,
+}
+
+/// How many rated matches a player's history keeps per pool.
+pub const HISTORY_KEPT: usize = 100;
+
+/// One rated match in a player's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingEntry {
+    /// The match id.
+    pub match_id: String,
+    /// When the match was created (milliseconds since the Unix epoch).
+    pub match_created_ms: u64,
+    /// The player's seat.
+    pub seat: Seat,
+    /// The rating before the match.
+    pub before: Rating,
+    /// The rating after it.
+    pub after: Rating,
+    /// The player's score: the mean of its games' (1 a win, 0.5 a draw, 0
+    /// a loss).
+    pub score: f64,
+    /// When it was applied (milliseconds since the Unix epoch).
+    pub at_ms: u64,
+}
+
+/// What a rated match changed of one player's rating, as told in its
+/// `match_over` event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// The pool.
+    pub pool: String,
+    /// The rating before the match.
+    pub before: f64,
+    /// The rating after it.
+    pub after: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+    /// The player's score (1 a win, 0.5 a draw, 0 a loss; the mean over
+    /// the other seats in the individual variants).
+    pub score: f64,
+}
+
+impl RatingEntry {
+    /// The change this entry records, in `pool`.
+    pub fn change(&self, pool: &str) -> RatingChange {
+        RatingChange {
+            pool: pool.to_string(),
+            before: self.before.rating,
+            after: self.after.rating,
+            deviation: self.after.deviation,
+            score: self.score,
+        }
+    }
 }
 
 impl PlayerRecord {
@@ -76,7 +138,7 @@ impl PlayerRecord {
 pub const HOUSE_PREFIX: &str = "house-";
 
 /// The player a house bot is, by its player id (`house-<bot>`): a `bot`
-/// without a key. House players are not stored, and their matches are not
+/// without a key, holding its fixed anchor rating in every pool. House players are not stored, and their matches are not
 /// counted (every house match would contend for one record).
 pub fn house_player(id: &str) -> Option<PlayerRecord> {
     let bot = id.strip_prefix(HOUSE_PREFIX)?;
@@ -88,7 +150,20 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
         key_sha256: None,
         matches_played: 0,
         created_ms: 0,
-        ratings: BTreeMap::new(),
+        ratings: ["pairs", "abarrotada", "abarrotada3"]
+            .into_iter()
+            .filter_map(|pool| {
+                let rating = crate::rating::house_anchor(bot)?;
+                let standing = PlayerRating {
+                    rating,
+                    games: 0,
+                    updated_ms: 0,
+                    history: Vec::new(),
+                    horizon_ms: 0,
+                };
+                Some((pool.to_string(), standing))
+            })
+            .collect(),
     })
 }
 
@@ -162,6 +237,9 @@ pub enum PlayerEvent {
         winner: serde_json::Value,
         /// The final totals per side.
         scores: Vec<i32>,
+        /// For a rated match: what it changed of the player's rating.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rating: Option<RatingChange>,
     },
 }
 

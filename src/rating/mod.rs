@@ -31,6 +31,11 @@ pub const MAX_DEVIATION: f64 = DEFAULT_DEVIATION;
 /// How fast volatility may change (Glickman suggests 0.3 to 1.2).
 pub const DEFAULT_TAU: f64 = 0.5;
 
+/// Above this deviation a rating is provisional: the player has not played
+/// enough rated matches for it to mean much (a new player's is 350; a few
+/// matches bring it under).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
 /// When the volatility iteration stops.
 const CONVERGENCE: f64 = 1e-6;
 
@@ -74,6 +79,12 @@ fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
 }
 
 impl Rating {
+    /// Whether the rating is still provisional (its deviation above
+    /// [`PROVISIONAL_DEVIATION`]).
+    pub fn provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
+    }
+
     /// The expected score of this player against `opponent`.
     pub fn expected_score(&self, opponent: &Rating) -> f64 {
         expected(

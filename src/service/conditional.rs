@@ -52,6 +52,7 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<MatchView>, Error> {
         let (rec, tag) = self.tagged(id, token).await?;
+        self.settle_ratings(&rec).await;
         if current(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }

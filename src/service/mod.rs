@@ -27,6 +27,7 @@ mod instrumented;
 pub mod metrics;
 mod persist;
 mod players;
+mod ratings;
 mod reads;
 mod record;
 mod replayed;
@@ -44,6 +45,7 @@ pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
 pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
+pub use ratings::{leaderboard_entry, leaderboard_id, leaderboard_index, rated_games};
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use tokens::{
@@ -92,6 +94,7 @@ pub struct Service {
     driver: driver::Driver,
     cache: cache::Cache,
     lobby: Arc<dyn LobbyStore>,
+    settled: ratings::Settled,
 }
 
 impl Service {
@@ -112,6 +115,7 @@ impl Service {
             driver,
             cache: cache::Cache::default(),
             lobby: Arc::new(MemoryLobbyStore::new()),
+            settled: ratings::Settled::default(),
         })
     }
 

@@ -141,18 +141,30 @@ impl Service {
             return;
         }
         if rec.game.phase() == Phase::MatchOver {
+            // A rated match counts each player's match with its rating.
+            let changes = match self.apply_ratings(rec).await {
+                Ok(changes) => changes,
+                Err(e) => {
+                    tracing::warn!(match_id = %rec.id, error = %e, "ratings not applied at match end");
+                    vec![None; rec.seats.len()]
+                }
+            };
             let view = rec.game.view(None);
             let winner = serde_json::to_value(view.winner).unwrap_or_default();
             for (seat, s) in rec.seats.iter().enumerate() {
                 if let Some(p) = s.player.as_ref().filter(|p| !p.is_house()) {
+                    let rating = changes.get(seat).cloned().flatten();
                     let event = PlayerEvent::MatchOver {
                         match_id: rec.id.clone(),
                         seat: seat as Seat,
                         winner: winner.clone(),
                         scores: view.scores.clone(),
+                        rating,
                     };
                     self.publish(&p.id, &event).await;
-                    self.count_match(&p.id).await;
+                    if rec.rated.is_none() {
+                        self.count_match(&p.id).await;
+                    }
                 }
             }
             return;

@@ -39,6 +39,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
         let rec = self.load_current(id).await?;
+        self.settle_ratings(&rec).await;
         let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }

@@ -100,6 +100,20 @@ pub fn spawn_service(svc: Service, opts: ServeOptions) -> TestApp {
     }
 }
 
+/// Starts a server over a service the caller keeps a handle on.
+pub fn spawn_shared(svc: Arc<Service>, opts: ServeOptions) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    let port = listener.local_addr().expect("local address").port();
+    let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
+    let handle = server.handle();
+    tokio::spawn(server);
+    TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client: Client::new(),
+        handle: Some(handle),
+    }
+}
+
 /// Server options without rate limits (the other limits at their defaults).
 pub fn unlimited() -> ServeOptions {
     ServeOptions {

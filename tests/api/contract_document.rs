@@ -95,6 +95,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/matches",
         "/v1/players",
         "/v1/players/{id}",
+        "/v1/players/{id}/ratings",
+        "/v1/leaderboard",
         "/v1/tables",
         "/v1/tables/{id}",
         "/v1/lobby",

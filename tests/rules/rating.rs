@@ -160,3 +160,105 @@ proptest! {
         prop_assert!(after.deviation < rd1, "{} -> {}", rd1, after.deviation);
     }
 }
+
+#[test]
+fn a_break_grows_the_deviation_each_period_and_makes_the_next_result_count_more() {
+    let settled = rating(1700.0, 50.0);
+    let mut away = settled;
+    for period in 0..30 {
+        let next = away.idle();
+        assert!(
+            next.deviation > away.deviation || next.deviation == MAX_DEVIATION,
+            "period {period}"
+        );
+        away = next;
+    }
+    assert!(away.deviation > 60.0, "{}", away.deviation);
+    let loss = Game {
+        opponent: rating(1500.0, 50.0),
+        score: 0.0,
+    };
+    let fresh = settled.update(&[loss], DEFAULT_TAU);
+    let rusty = away.update(&[loss], DEFAULT_TAU);
+    assert!(
+        settled.rating - fresh.rating < away.rating - rusty.rating,
+        "a rating unsure after a break moves more: {} vs {}",
+        settled.rating - fresh.rating,
+        away.rating - rusty.rating
+    );
+}
+
+#[test]
+fn more_games_in_a_period_shrink_the_deviation_more() {
+    let p = Rating::default();
+    let o = rating(1500.0, 80.0);
+    let one = p.update(
+        &[Game {
+            opponent: o,
+            score: 0.5,
+        }],
+        DEFAULT_TAU,
+    );
+    let three = p.update(
+        &[Game {
+            opponent: o,
+            score: 0.5,
+        }; 3],
+        DEFAULT_TAU,
+    );
+    assert!(three.deviation < one.deviation);
+    assert!(one.deviation < p.deviation);
+}
+
+proptest! {
+    #[test]
+    fn a_pairs_match_between_equal_players_is_zero_sum(
+        r in 1000.0f64..2200.0,
+        rd in 40.0f64..350.0,
+        winner_side in 0usize..2,
+    ) {
+        // Four equal players: each is rated against the other pair's
+        // mean; the winners gain what the losers lose.
+        let p = rating(r, rd);
+        let side = side_opponent(&p, &p);
+        let won = p.update(&[Game { opponent: side, score: 1.0 }], DEFAULT_TAU);
+        let lost = p.update(&[Game { opponent: side, score: 0.0 }], DEFAULT_TAU);
+        let changes: Vec<f64> = (0..4)
+            .map(|s| if s % 2 == winner_side { won.rating - r } else { lost.rating - r })
+            .collect();
+        prop_assert!(changes.iter().sum::<f64>().abs() < 1e-6);
+        prop_assert!((won.deviation - lost.deviation).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_individual_match_between_equal_players_is_nearly_zero_sum(
+        r in 1000.0f64..2200.0,
+        rd in 40.0f64..350.0,
+        totals in prop::collection::vec(0i32..150, 3..=4),
+    ) {
+        // Each seat plays every other, scored by final totals.
+        let p = rating(r, rd);
+        let changes: Vec<f64> = (0..totals.len())
+            .map(|i| {
+                let games: Vec<Game> = (0..totals.len())
+                    .filter(|&j| j != i)
+                    .map(|j| Game {
+                        opponent: p,
+                        score: match totals[i].cmp(&totals[j]) {
+                            std::cmp::Ordering::Greater => 1.0,
+                            std::cmp::Ordering::Equal => 0.5,
+                            std::cmp::Ordering::Less => 0.0,
+                        },
+                    })
+                    .collect();
+                p.update(&games, DEFAULT_TAU).rating - r
+            })
+            .collect();
+        // Not exactly: each player's volatility step depends on its own
+        // results, which differ in pattern (a win and a loss, or two draws).
+        prop_assert!(changes.iter().sum::<f64>().abs() < 0.05, "{:?}", changes);
+        let best = totals.iter().max().unwrap();
+        let top = (0..totals.len()).find(|&i| totals[i] == *best).unwrap();
+        prop_assert!(changes.iter().all(|&c| c <= changes[top] + 1e-9));
+    }
+}

@@ -1,0 +1,275 @@
+//! Rated matches that end: each player's Glicko-2 rating moves, exactly
+//! once.
+//!
+//! One match is one rating period. In `pairs` a player plays one game
+//! against the opposing pair (folded into one opponent by
+//! [`rating::side_opponent`]), scored 1, 0.5 or 0 by the match's winner;
+//! in `abarrotada` and `abarrotada3` one game against every other seat,
+//! scored by the final totals (the higher wins, equal totals are a draw).
+//! Opponents count as they stood when the match was created
+//! ([`RatedMatch::before`]); the player's *current* rating is the one
+//! updated. House bots' ratings are anchors and never move.
+//!
+//! Exactly once: the update is one compare-and-set on the player's
+//! record, which lists the match in its rating history (the last
+//! [`HISTORY_KEPT`] per pool), and a match listed there is never applied
+//! again. Older matches are covered by a horizon: a match created no later
+//! than the newest match dropped from the history counts as applied. The
+//! commit that ends the match applies it; if that instance dies first,
+//! the next read of the match's view applies what is missing.
+
+use std::collections::HashSet;
+use std::sync::{Mutex, PoisonError};
+
+use super::clock::now_ms;
+use super::record::{MatchRecord, RatedMatch, SeatKind};
+use super::{Error, Service};
+use crate::lobby::records::{
+    self, HISTORY_KEPT, PlayerRating, RatingChange, RatingEntry, SeatPlayer,
+};
+use crate::lobby::store::Doc;
+use crate::rating::{self, DEFAULT_TAU, Game, Rating};
+use crate::rules::{Phase, Seat, Winner};
+
+/// Attempts at the compare-and-set of one player's rating.
+const RATE_ATTEMPTS: usize = 16;
+
+/// Matches this process has seen fully applied, so that reads of a
+/// finished match do not load its players again; forgotten wholesale at
+/// this size.
+const SETTLED_KEPT: usize = 4096;
+
+/// The index of a pool's leaderboard.
+pub fn leaderboard_index(pool: &str) -> String {
+    format!("leaderboard:{pool}")
+}
+
+/// The largest rating the leaderboard orders (in hundredths).
+const BOARD_MAX: i64 = 9_999_999;
+
+/// A player's entry in its pool's leaderboard: sorted as text, highest
+/// rating first (the rating in hundredths, subtracted from a constant and
+/// zero-padded), then by id.
+pub fn leaderboard_entry(rating: &Rating, id: &str) -> String {
+    let hundredths = (rating.rating * 100.0).round().clamp(0.0, BOARD_MAX as f64) as i64;
+    format!("{:07}:{id}", BOARD_MAX - hundredths)
+}
+
+/// The player id of a leaderboard entry.
+pub fn leaderboard_id(entry: &str) -> Option<&str> {
+    entry.split_once(':').map(|(_, id)| id)
+}
+
+/// The games a seat's player plays in a rated match that is over: its
+/// opponents as recorded at creation, and its score against each.
+pub fn rated_games(rec: &MatchRecord, rated: &RatedMatch, seat: Seat) -> Vec<Game> {
+    let table = rec.game.table();
+    let me = table.side(seat);
+    let n = rated.before.len().min(table.seats as usize) as Seat;
+    if table.pairs {
+        let score = match rec.game.winner {
+            Some(Winner::Side(s)) if s == me => 1.0,
+            Some(Winner::Side(_)) => 0.0,
+            _ => 0.5,
+        };
+        let opponents: Vec<&Rating> = (0..n)
+            .filter(|&s| table.side(s) != me)
+            .map(|s| &rated.before[s as usize])
+            .collect();
+        let opponent = match opponents.as_slice() {
+            [a, b] => rating::side_opponent(a, b),
+            [a] => **a,
+            _ => return Vec::new(),
+        };
+        return vec![Game { opponent, score }];
+    }
+    let totals = &rec.game.scores;
+    let mine = totals[me as usize];
+    (0..n)
+        .filter(|&s| s != seat)
+        .map(|s| {
+            let theirs = totals[table.side(s) as usize];
+            let score = match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            Game {
+                opponent: rated.before[s as usize],
+                score,
+            }
+        })
+        .collect()
+}
+
+/// The players of a match whose ratings move: registered players at
+/// remote seats.
+fn rated_seats(rec: &MatchRecord) -> impl Iterator<Item = (Seat, &SeatPlayer)> {
+    rec.seats.iter().enumerate().filter_map(|(i, s)| {
+        s.player
+            .as_ref()
+            .filter(|p| s.kind == SeatKind::Remote && !p.is_house())
+            .map(|p| (i as Seat, p))
+    })
+}
+
+/// The matches this process has seen fully applied.
+#[derive(Default)]
+pub(super) struct Settled(Mutex<HashSet<String>>);
+
+impl Settled {
+    fn contains(&self, id: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(id)
+    }
+
+    fn insert(&self, id: &str) {
+        let mut set = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if set.len() >= SETTLED_KEPT {
+            set.clear();
+        }
+        set.insert(id.to_string());
+    }
+}
+
+impl Service {
+    /// Applies a finished rated match to its players' ratings, once: what
+    /// it changed per seat (`None` for house bots, players no longer
+    /// stored, and matches too old to tell). Calling it again, from any
+    /// instance, changes nothing and tells the same changes.
+    ///
+    /// # Errors
+    /// `Busy` after lost races; `StoreUnavailable`; `Internal` for a record
+    /// that does not parse.
+    pub(super) async fn apply_ratings(
+        &self,
+        rec: &MatchRecord,
+    ) -> Result<Vec<Option<RatingChange>>, Error> {
+        let mut changes = vec![None; rec.seats.len()];
+        let Some(rated) = rec.rated.as_ref() else {
+            return Ok(changes);
+        };
+        if rec.game.phase() != Phase::MatchOver {
+            return Ok(changes);
+        }
+        for (seat, p) in rated_seats(rec) {
+            let games = rated_games(rec, rated, seat);
+            if games.is_empty() {
+                continue;
+            }
+            changes[seat as usize] = self.rate_player(rec, rated, seat, &p.id, &games).await?;
+        }
+        self.settled.insert(&rec.id);
+        Ok(changes)
+    }
+
+    /// Applies match `id` if it is a finished rated match (see
+    /// [`apply_ratings`](Self::apply_ratings)): what it changed per seat.
+    ///
+    /// # Errors
+    /// `MatchNotFound`; as `apply_ratings`.
+    pub async fn apply_match_ratings(&self, id: &str) -> Result<Vec<Option<RatingChange>>, Error> {
+        let rec = self.load_current(id).await?;
+        self.apply_ratings(&rec).await
+    }
+
+    /// On a read of a match: applies a finished rated match this process
+    /// has not seen applied (its committing instance may have died before
+    /// applying it). Failures are logged: the read goes on.
+    pub(super) async fn settle_ratings(&self, rec: &MatchRecord) {
+        if rec.rated.is_none()
+            || rec.game.phase() != Phase::MatchOver
+            || self.settled.contains(&rec.id)
+        {
+            return;
+        }
+        if let Err(e) = self.apply_ratings(rec).await {
+            tracing::warn!(match_id = %rec.id, error = %e, "ratings not applied on read");
+        }
+    }
+
+    /// One player's update for match `rec`, by compare-and-set on its
+    /// record; the change already made if the match is in its history.
+    async fn rate_player(
+        &self,
+        rec: &MatchRecord,
+        rated: &RatedMatch,
+        seat: Seat,
+        id: &str,
+        games: &[Game],
+    ) -> Result<Option<RatingChange>, Error> {
+        let pool = rated.pool.as_str();
+        let index = leaderboard_index(pool);
+        for _ in 0..RATE_ATTEMPTS {
+            let Some((version, mut player)) = self.load_player(id).await? else {
+                return Ok(None);
+            };
+            let standing = player
+                .ratings
+                .entry(pool.to_string())
+                .or_insert_with(|| PlayerRating {
+                    rating: Rating::default(),
+                    games: 0,
+                    updated_ms: 0,
+                    history: Vec::new(),
+                    horizon_ms: 0,
+                });
+            if let Some(done) = standing.history.iter().find(|e| e.match_id == rec.id) {
+                // Applied before: make sure the leaderboard shows it (the
+                // applying instance may have stopped short of that).
+                let entry = leaderboard_entry(&standing.rating, id);
+                self.lobby.index_add(&index, &entry).await?;
+                return Ok(Some(done.change(pool)));
+            }
+            if standing.games > 0 && rec.created_ms <= standing.horizon_ms {
+                return Ok(None);
+            }
+            let before = standing.rating;
+            let after = before.update(games, DEFAULT_TAU);
+            let now = now_ms();
+            let score = games.iter().map(|g| g.score).sum::<f64>() / games.len() as f64;
+            let entry = RatingEntry {
+                match_id: rec.id.clone(),
+                match_created_ms: rec.created_ms,
+                seat,
+                before,
+                after,
+                score,
+                at_ms: now,
+            };
+            let change = entry.change(pool);
+            let was_listed = standing.games > 0;
+            standing.rating = after;
+            standing.games += 1;
+            standing.updated_ms = now;
+            standing.history.push(entry);
+            while standing.history.len() > HISTORY_KEPT {
+                let dropped = standing.history.remove(0);
+                standing.horizon_ms = standing.horizon_ms.max(dropped.match_created_ms);
+            }
+            player.matches_played += 1;
+            let state = records::encode(&player)?;
+            if self
+                .lobby
+                .replace(Doc::Player, id, version, &state, None)
+                .await?
+            {
+                if was_listed {
+                    self.lobby
+                        .index_remove(&index, &leaderboard_entry(&before, id))
+                        .await?;
+                }
+                self.lobby
+                    .index_add(&index, &leaderboard_entry(&after, id))
+                    .await?;
+                tracing::info!(match_id = %rec.id, player = id, pool, before = before.rating, after = after.rating, "rating applied");
+                return Ok(Some(change));
+            }
+        }
+        Err(Error::Busy(format!(
+            "player {id} changed under {RATE_ATTEMPTS} attempts; its rating is applied on the next read of the match"
+        )))
+    }
+}
