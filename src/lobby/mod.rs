@@ -14,8 +14,10 @@
 //!
 //! By job: the stored types in `records.rs`, players and their streams in
 //! `players.rs`, tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
-//! listing and invite codes in `listing.rs`.
+//! listing and invite codes in `listing.rs`, challenges (their stored type
+//! among them) in `challenges.rs`.
 
+pub mod challenges;
 mod join;
 mod listing;
 mod players;
@@ -25,6 +27,7 @@ mod tables;
 
 use crate::service::Service;
 
+pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
 pub use listing::LobbyPage;
 pub use players::{NewPlayer, PlayerEventsPage, Registered};
 pub use tables::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
