@@ -39,6 +39,8 @@ pub const DEFAULT_EXPIRY_S: u64 = 600;
 pub const MAX_EXPIRY_S: u64 = 86_400;
 /// Most challenges `GET /v1/challenges` lists in each direction.
 pub const LIST_MAX: usize = 100;
+/// Most index entries one list reads (closed challenges are skipped).
+const LIST_SCAN: usize = 500;
 /// The index of pending challenges, ordered by expiry (`<ms>:<id>`).
 const PENDING_INDEX: &str = "challenges:pending";
 /// How often each instance looks for challenges past their expiry.
@@ -169,9 +171,29 @@ impl ChallengeRecord {
     }
 }
 
-/// The index of the challenges a player is in.
-fn player_index(player: &str) -> String {
-    format!("challenges:{player}")
+/// The index of the challenges a player made (`out`) or is invited to
+/// (`in`).
+fn player_index(direction: &str, player: &str) -> String {
+    format!("challenges:{direction}:{player}")
+}
+
+impl ChallengeRecord {
+    /// Every player's index entry: the challenger's outgoing, the others'
+    /// incoming.
+    fn player_indexes(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .filter_map(|s| {
+                let p = s.player.as_ref()?;
+                let direction = if s.role == ChallengeRole::Challenger {
+                    "out"
+                } else {
+                    "in"
+                };
+                Some(player_index(direction, &p.id))
+            })
+            .collect()
+    }
 }
 
 /// A new challenge, as the challenger asks for it.
@@ -467,10 +489,8 @@ impl Lobby<'_> {
             return Err(Error::Internal("challenge id collision".into()));
         }
         store.index_add(PENDING_INDEX, &rec.pending_entry()).await?;
-        for p in rec.players() {
-            store
-                .index_add(&player_index(&p.id), &rec.player_entry())
-                .await?;
+        for index in rec.player_indexes() {
+            store.index_add(&index, &rec.player_entry()).await?;
         }
         tracing::info!(challenge_id = %rec.id, rated = rec.rated, "challenge made");
         let variant = rating::pool(rec.rules.variant).to_string();
@@ -640,18 +660,26 @@ impl Lobby<'_> {
     /// `Unauthorized`; `StoreUnavailable`.
     pub async fn challenges_of(&self, key: &str) -> Result<ChallengeList, Error> {
         let (_, me) = self.svc.authenticate(key).await?;
+        Ok(ChallengeList {
+            incoming: self.pending_in(&player_index("in", &me.id)).await?,
+            outgoing: self.pending_in(&player_index("out", &me.id)).await?,
+        })
+    }
+
+    /// The first [`LIST_MAX`] pending challenges of a player's index,
+    /// reading at most [`LIST_SCAN`] entries; the entries of closed
+    /// challenges a failed removal left behind are removed on the way.
+    async fn pending_in(&self, index: &str) -> Result<Vec<ChallengeView>, Error> {
         let store = self.svc.lobby_store();
-        let index = player_index(&me.id);
-        let mut list = ChallengeList {
-            incoming: Vec::new(),
-            outgoing: Vec::new(),
-        };
+        let mut out = Vec::new();
         let mut after: Option<String> = None;
-        'pages: loop {
-            let entries = store.index_page(&index, after.as_deref(), 100).await?;
+        let mut scanned = 0;
+        while out.len() < LIST_MAX && scanned < LIST_SCAN {
+            let entries = store.index_page(index, after.as_deref(), LIST_MAX).await?;
             let Some(last) = entries.last().cloned() else {
                 break;
             };
+            scanned += entries.len();
             for entry in entries {
                 let id = entry.rsplit(':').next().unwrap_or_default();
                 let rec = match self.load_challenge(id).await {
@@ -661,26 +689,14 @@ impl Lobby<'_> {
                 };
                 let now = clock_now_ms();
                 match rec.filter(|r| r.status_at(now) == ChallengeStatus::Pending) {
-                    Some(rec) => {
-                        let side = if rec.challenger() == me.id {
-                            &mut list.outgoing
-                        } else {
-                            &mut list.incoming
-                        };
-                        if side.len() < LIST_MAX {
-                            side.push(rec.view(now));
-                        }
-                    }
-                    // Closed: its entry was left behind by a failed removal.
-                    None => store.index_remove(&index, &entry).await?,
-                }
-                if list.incoming.len() >= LIST_MAX && list.outgoing.len() >= LIST_MAX {
-                    break 'pages;
+                    Some(rec) if out.len() < LIST_MAX => out.push(rec.view(now)),
+                    Some(_) => {}
+                    None => store.index_remove(index, &entry).await?,
                 }
             }
             after = Some(last);
         }
-        Ok(list)
+        Ok(out)
     }
 
     /// Expires the pending challenges past their expiry (at most
@@ -839,11 +855,9 @@ impl Lobby<'_> {
         let mut removed = store
             .index_remove(PENDING_INDEX, &rec.pending_entry())
             .await;
-        for p in rec.players() {
+        for index in rec.player_indexes() {
             if removed.is_ok() {
-                removed = store
-                    .index_remove(&player_index(&p.id), &rec.player_entry())
-                    .await;
+                removed = store.index_remove(&index, &rec.player_entry()).await;
             }
         }
         if let Err(e) = removed {
@@ -886,4 +900,70 @@ pub fn spawn_sweeper(svc: &Arc<Service>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(status: ChallengeStatus) -> ChallengeRecord {
+        ChallengeRecord {
+            id: "c".into(),
+            rules: Rules::default(),
+            rated: false,
+            seed: String::new(),
+            auto_deal: true,
+            move_timeout_ms: None,
+            on_timeout: OnTimeout::Bot,
+            seats: Vec::new(),
+            status,
+            declined_by: None,
+            created_ms: 0,
+            expires_ms: 1000,
+        }
+    }
+
+    #[test]
+    fn only_a_pending_challenge_past_its_expiry_reads_as_expired() {
+        let pending = record(ChallengeStatus::Pending);
+        assert_eq!(pending.status_at(999), ChallengeStatus::Pending);
+        assert_eq!(pending.status_at(1000), ChallengeStatus::Expired);
+        for closed in [
+            ChallengeStatus::Starting,
+            ChallengeStatus::Started,
+            ChallengeStatus::Declined,
+            ChallengeStatus::Cancelled,
+        ] {
+            assert_eq!(record(closed).status_at(5000), closed);
+        }
+    }
+
+    #[test]
+    fn the_challenger_lists_it_as_outgoing_and_the_others_as_incoming() {
+        let player = |id: &str| SeatPlayer {
+            id: id.into(),
+            name: id.into(),
+            kind: records::PlayerKind::Bot,
+        };
+        let seat = |role, p: Option<SeatPlayer>| ChallengeSeat {
+            role,
+            player: p,
+            bot: "random".into(),
+            accepted: role != ChallengeRole::Opponent,
+        };
+        let mut rec = record(ChallengeStatus::Pending);
+        rec.seats = vec![
+            seat(ChallengeRole::Challenger, Some(player("a"))),
+            seat(ChallengeRole::Opponent, Some(player("b"))),
+            seat(ChallengeRole::Bot, None),
+        ];
+        assert_eq!(
+            rec.player_indexes(),
+            ["challenges:out:a", "challenges:in:b"]
+        );
+        assert_eq!(rec.challenger(), "a");
+        assert_eq!(rec.waiting_for(), 1);
+        assert_eq!(rec.seat_of("b"), Some(1));
+        assert_eq!(rec.seat_of("c"), None);
+    }
 }
