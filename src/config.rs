@@ -72,8 +72,8 @@ pub struct ServeArgs {
     /// Requests per second per seat token (0: no limit).
     #[arg(long, env = "RATE_LIMIT_PER_TOKEN", default_value_t = 100)]
     pub rate_limit_per_token: u32,
-    /// Matches, tables and players one client address may create per
-    /// minute (0: no limit).
+    /// Matches, tables, players and challenges one client address may
+    /// create per minute (0: no limit).
     #[arg(long, env = "CREATES_PER_MINUTE", default_value_t = 600)]
     pub creates_per_minute: u32,
     /// `legal-moves?hint=` requests per second per client address (0: no limit).

@@ -241,7 +241,10 @@ impl Limiter {
         let ip = self.client_ip(req.request());
         let token = bearer_token(req.headers()).flatten();
         let creates = req.method() == actix_web::http::Method::POST
-            && matches!(req.path(), "/v1/matches" | "/v1/tables" | "/v1/players");
+            && matches!(
+                req.path(),
+                "/v1/matches" | "/v1/tables" | "/v1/players" | "/v1/challenges"
+            );
         let invites = req.path().starts_with("/v1/invites/");
         let hints = req.path().ends_with("/legal-moves") && req.query_string().contains("hint=");
         // (bucket, rate, per seconds, burst, what is counted, metric label):

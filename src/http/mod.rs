@@ -2,6 +2,8 @@
 
 mod actions;
 mod allow;
+mod challenges;
+mod challenges_wire;
 mod client_addr;
 mod common_errors;
 mod conditional;
@@ -66,6 +68,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
         (name = "players", description = "Players, their API keys and event streams"),
         (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
         (name = "ratings", description = "Glicko-2 ratings of rated matches: leaderboards and rating histories"),
+        (name = "challenges", description = "Challenge players to a match, rated or casual"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -122,6 +125,12 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(tables::lobby)
         .service(tables::invite)
         .service(tables::join_invite)
+        .service(challenges::create_challenge)
+        .service(challenges::list_challenges)
+        .service(challenges::get_challenge)
+        .service(challenges::accept_challenge)
+        .service(challenges::decline_challenge)
+        .service(challenges::cancel_challenge)
         .service(health::healthz)
         .service(health::readyz)
         .service(metrics::metrics_text);
@@ -286,6 +295,7 @@ pub fn serve_split(
     svc: Arc<Service>,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
+    crate::lobby::challenges::spawn_sweeper(&svc);
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let access = Data::new(metrics::MetricsAccess {

@@ -23,7 +23,7 @@ use crate::service::{Error, Service};
 const HEARTBEAT_MS: u64 = 15_000;
 
 /// The caller's API key: a `bp_` bearer.
-fn player_key(token: Option<String>) -> Result<String, ApiError> {
+pub(super) fn player_key(token: Option<String>) -> Result<String, ApiError> {
     match token {
         Some(k) if k.starts_with(crate::lobby::records::KEY_PREFIX) => Ok(k),
         Some(_) => Err(Error::Unauthorized("this is not a player API key".into()).into()),

@@ -15,8 +15,10 @@
 //! By job: the stored types in `records.rs`, players and their streams in
 //! `players.rs`, the leaderboard and rating histories in `ratings.rs`,
 //! tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
-//! listing and invite codes in `listing.rs`.
+//! listing and invite codes in `listing.rs`, challenges (their stored type
+//! among them) in `challenges.rs`.
 
+pub mod challenges;
 mod join;
 mod listing;
 mod players;
@@ -27,6 +29,7 @@ mod tables;
 
 use crate::service::Service;
 
+pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
 pub use listing::LobbyPage;
 pub use players::{NewPlayer, PlayerEventsPage, Registered};
 pub use ratings::{BoardPage, BoardRow, MAX_BOARD_PAGE};

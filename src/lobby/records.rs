@@ -227,6 +227,49 @@ pub enum PlayerEvent {
         /// The match version the turn came at.
         version: u64,
     },
+    /// Another player challenged this one (as an opponent or as the
+    /// challenger's partner).
+    ChallengeReceived {
+        /// The challenge (and match-to-be) id.
+        challenge_id: String,
+        /// The challenger.
+        from: SeatPlayer,
+        /// The variant's name.
+        variant: String,
+        /// Whether the match would be rated.
+        rated: bool,
+        /// The seat the player would have.
+        seat: Seat,
+        /// When it expires unanswered (RFC 3339).
+        expires_at: String,
+    },
+    /// An invited player accepted a challenge the player is in.
+    ChallengeAccepted {
+        /// The challenge id.
+        challenge_id: String,
+        /// Who accepted.
+        player: String,
+        /// Invited players yet to accept.
+        waiting_for: usize,
+    },
+    /// An invited player declined a challenge the player is in: it is
+    /// closed.
+    ChallengeDeclined {
+        /// The challenge id.
+        challenge_id: String,
+        /// Who declined.
+        player: String,
+    },
+    /// The challenger withdrew a challenge the player was invited to.
+    ChallengeCancelled {
+        /// The challenge id.
+        challenge_id: String,
+    },
+    /// A challenge the player is in expired before everyone accepted.
+    ChallengeExpired {
+        /// The challenge id.
+        challenge_id: String,
+    },
     /// A match with the player in it is over.
     MatchOver {
         /// The match id.

@@ -34,6 +34,16 @@ pub enum Error {
     /// The table's match has started: its seats can no longer be left.
     #[error("the match has started; a seat can be left only before")]
     TableStarted,
+    /// No such challenge (or it is long gone).
+    #[error("no challenge with this id")]
+    ChallengeNotFound,
+    /// The challenge was declined, cancelled or has started: it can no
+    /// longer be answered.
+    #[error("{0}")]
+    ChallengeClosed(String),
+    /// The challenge expired before every invited player accepted.
+    #[error("the challenge expired before every invited player accepted")]
+    ChallengeExpired,
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),

@@ -15,6 +15,7 @@ mod logs;
 mod raw;
 
 mod browser;
+mod challenges;
 mod clock_stream;
 mod contract;
 mod contract_document;

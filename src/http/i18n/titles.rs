@@ -159,6 +159,26 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "challenge_not_found",
+        [
+            "Challenge not found",
+            "No s'ha trobat el repte",
+            "Desafío no encontrado",
+        ],
+    ),
+    (
+        "challenge_closed",
+        ["Challenge closed", "Repte tancat", "Desafío cerrado"],
+    ),
+    (
+        "challenge_expired",
+        [
+            "Challenge expired",
+            "El repte ha caducat",
+            "El desafío ha caducado",
+        ],
+    ),
+    (
         "store_full",
         ["Store full", "Magatzem ple", "Almacén lleno"],
     ),

@@ -30,6 +30,12 @@ pub enum ProblemCode {
     TableStarted,
     /// 410: the table expired before its seats were filled.
     TableExpired,
+    /// 404: no such challenge.
+    ChallengeNotFound,
+    /// 409: the challenge was declined, cancelled or has started.
+    ChallengeClosed,
+    /// 409: the challenge expired before every invited player accepted.
+    ChallengeExpired,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -78,6 +84,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             PlayerNotFound,
             TableNotFound,
             InviteNotFound,
+            ChallengeNotFound,
         ],
         405 => &[MethodNotAllowed],
         408 => &[RequestTimeout],
@@ -87,6 +94,8 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             VersionConflict,
             SeatTaken,
             TableStarted,
+            ChallengeClosed,
+            ChallengeExpired,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -134,6 +143,9 @@ mod tests {
             ApiError::Service(Error::TableExpired),
             ApiError::Service(Error::SeatTaken(s())),
             ApiError::Service(Error::TableStarted),
+            ApiError::Service(Error::ChallengeNotFound),
+            ApiError::Service(Error::ChallengeClosed(s())),
+            ApiError::Service(Error::ChallengeExpired),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,

@@ -43,6 +43,8 @@ pub enum Doc {
     Table,
     /// An invite code, naming its table.
     Invite,
+    /// A challenge: players invited to a match, and who has accepted.
+    Challenge,
 }
 
 impl Doc {
@@ -52,6 +54,7 @@ impl Doc {
             Doc::Player => "player",
             Doc::Table => "table",
             Doc::Invite => "invite",
+            Doc::Challenge => "challenge",
         }
     }
 }
