@@ -657,7 +657,28 @@ async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(ba
     );
 }
 
+async fn a_player_has_at_most_fifty_pending_challenges(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let p = players(&app, 2).await;
+    let body = json!({"variant": "pairs", "opponents": [p[1].id], "fill_with": "random"});
+    let mut ids = Vec::new();
+    for _ in 0..50 {
+        ids.push(made(&challenge(&app, &p[0].key, body.clone()).await));
+    }
+    let r = challenge(&app, &p[0].key, body.clone()).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(r.json["code"], "too_many_challenges");
+    let list = app.get("/v1/challenges", Some(&p[1].key)).await;
+    assert_eq!(list.json["incoming"].as_array().unwrap().len(), 50);
+    assert_eq!(
+        cancel(&app, &ids[0], &p[0].key).await.status,
+        StatusCode::OK
+    );
+    made(&challenge(&app, &p[0].key, body).await);
+}
+
 both_stores!(
+    a_player_has_at_most_fifty_pending_challenges,
     a_fully_accepted_challenge_not_started_is_started_by_its_next_reader,
     a_pairs_challenge_is_accepted_by_all_three_and_played,
     an_individual_rated_challenge_seats_a_house_bot,
