@@ -36,6 +36,7 @@ use crate::service::Service;
         (status = 400, description = "Bad rules, counts or players (the challenger itself, a player named twice, a house bot), or a rated challenge with other rules", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "An unknown player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenger has 50 pending challenges (`too_many_challenges`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many created", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -236,6 +236,7 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::ChallengeNotFound => (404, "challenge_not_found", "Challenge not found"),
         Error::ChallengeClosed(_) => (409, "challenge_closed", "Challenge closed"),
         Error::ChallengeExpired => (409, "challenge_expired", "Challenge expired"),
+        Error::TooManyChallenges(_) => (409, "too_many_challenges", "Too many challenges"),
         Error::WrongPhase(_) => (409, "wrong_phase", "Wrong phase"),
         Error::NotYourTurn(_) => (409, "not_your_turn", "Not your turn"),
         Error::VersionConflict { .. } => (409, "version_conflict", "Version conflict"),

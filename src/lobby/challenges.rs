@@ -39,6 +39,8 @@ pub const DEFAULT_EXPIRY_S: u64 = 600;
 pub const MAX_EXPIRY_S: u64 = 86_400;
 /// Most challenges `GET /v1/challenges` lists in each direction.
 pub const LIST_MAX: usize = 100;
+/// Most pending challenges one player may have made at once.
+pub const MAX_PENDING_OUT: usize = 50;
 /// Most index entries one list reads (closed challenges are skipped).
 const LIST_SCAN: usize = 500;
 /// The index of pending challenges, ordered by expiry (`<ms>:<id>`).
@@ -332,6 +334,7 @@ impl Lobby<'_> {
     /// `Unauthorized` for a key that is not current; `InvalidRequest` for
     /// bad rules, counts or players (the challenger itself, a player named
     /// twice, a house bot); `PlayerNotFound` for an unknown player;
+    /// `TooManyChallenges` past [`MAX_PENDING_OUT`] pending ones;
     /// `StoreUnavailable`.
     pub async fn create_challenge(
         &self,
@@ -403,6 +406,12 @@ impl Lobby<'_> {
         if !(1..=MAX_EXPIRY_S).contains(&expires_in) {
             return Err(Error::InvalidRequest(format!(
                 "expires_in_s must be between 1 and {MAX_EXPIRY_S}"
+            )));
+        }
+        if self.pending_in(&player_index("out", &me.id)).await?.len() >= MAX_PENDING_OUT {
+            return Err(Error::TooManyChallenges(format!(
+                "a player may have {MAX_PENDING_OUT} pending challenges at once; cancel one, or \
+                 wait for answers"
             )));
         }
         // Who sits where: the challenger at seat 0; in the pairs game its

@@ -44,6 +44,9 @@ pub enum Error {
     /// The challenge expired before every invited player accepted.
     #[error("the challenge expired before every invited player accepted")]
     ChallengeExpired,
+    /// The challenger has as many pending challenges as it may.
+    #[error("{0}")]
+    TooManyChallenges(String),
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),

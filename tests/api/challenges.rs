@@ -8,7 +8,16 @@ use std::time::Duration;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::app::{Backend, Reply, TestApp, spawn_lobby_app};
+use std::sync::Arc;
+
+use botifarra::lobby::challenges::{
+    ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus,
+};
+use botifarra::lobby::records::{PlayerKind, SeatPlayer};
+use botifarra::lobby::store::{Doc, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
+use botifarra::service::{Limits, OnTimeout, Service};
+
+use crate::app::{Backend, Reply, TestApp, spawn_lobby_app, spawn_service, store_for, unlimited};
 use crate::backends::both_stores;
 use crate::lobby_client::{PlayerKey, play_to_end, player_events, register};
 
@@ -555,7 +564,122 @@ async fn racing_last_acceptances_start_the_match_once(backend: Backend) {
     }
 }
 
+/// A challenge whose last acceptance was written but whose match was not
+/// created (its starter stopped half-way) is started by the next reader,
+/// once.
+async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(backend: Backend) {
+    let lobby: Arc<dyn LobbyStore> = match backend {
+        Backend::Memory => Arc::new(MemoryLobbyStore::new()),
+        _ => Arc::new(
+            RedisLobbyStore::connect(&crate::backends::redis::redis_url())
+                .await
+                .unwrap(),
+        ),
+    };
+    let svc = Service::new(store_for(backend, None).await, Limits::default())
+        .unwrap()
+        .with_lobby_store(Arc::clone(&lobby));
+    let app = spawn_service(svc, unlimited());
+    let p = players(&app, 3).await;
+    let seat = |role, who: &PlayerKey| ChallengeSeat {
+        role,
+        player: Some(SeatPlayer {
+            id: who.id.clone(),
+            name: "x".into(),
+            kind: PlayerKind::Bot,
+        }),
+        bot: "random".into(),
+        accepted: true,
+    };
+    let id = hex::encode(botifarra::service::random_bytes::<12>().unwrap());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let rec = ChallengeRecord {
+        id: id.clone(),
+        rules: botifarra::rating::rated_rules(botifarra::rules::Variant::Abarrotada3),
+        rated: true,
+        seed: "07".repeat(32),
+        auto_deal: true,
+        move_timeout_ms: None,
+        on_timeout: OnTimeout::Bot,
+        seats: vec![
+            seat(ChallengeRole::Challenger, &p[0]),
+            seat(ChallengeRole::Opponent, &p[1]),
+            seat(ChallengeRole::Opponent, &p[2]),
+        ],
+        status: ChallengeStatus::Starting,
+        declined_by: None,
+        created_ms: now,
+        expires_ms: now + 60_000,
+    };
+    let state = serde_json::to_string(&rec).unwrap();
+    assert!(
+        lobby
+            .insert(Doc::Challenge, &id, &state, Some(Duration::from_secs(600)))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        app.get(&format!("/v1/matches/{id}"), None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let readers: Vec<_> = p
+        .iter()
+        .map(|who| {
+            let (base, id, key) = (app.base.clone(), id.clone(), who.key.clone());
+            tokio::spawn(async move {
+                TestApp::external(base)
+                    .get(&format!("/v1/challenges/{id}"), Some(&key))
+                    .await
+            })
+        })
+        .collect();
+    for r in readers {
+        let r = r.await.unwrap();
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.json["status"], "started");
+        assert_eq!(r.json["match_id"], id.as_str());
+    }
+    let view = app.get(&format!("/v1/matches/{id}"), Some(&p[2].key)).await;
+    assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+    assert_eq!(view.json["you"], 2);
+    for who in &p {
+        let started = events_about(&app, &who.key, "match_started", &id).await;
+        assert_eq!(started.len(), 1, "one start: {started:?}");
+    }
+    let stored = lobby.get(Doc::Challenge, &id).await.unwrap().unwrap();
+    assert!(
+        stored.state.contains("\"status\":\"started\""),
+        "{}",
+        stored.state
+    );
+}
+
+async fn a_player_has_at_most_fifty_pending_challenges(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let p = players(&app, 2).await;
+    let body = json!({"variant": "pairs", "opponents": [p[1].id], "fill_with": "random"});
+    let mut ids = Vec::new();
+    for _ in 0..50 {
+        ids.push(made(&challenge(&app, &p[0].key, body.clone()).await));
+    }
+    let r = challenge(&app, &p[0].key, body.clone()).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(r.json["code"], "too_many_challenges");
+    let list = app.get("/v1/challenges", Some(&p[1].key)).await;
+    assert_eq!(list.json["incoming"].as_array().unwrap().len(), 50);
+    assert_eq!(
+        cancel(&app, &ids[0], &p[0].key).await.status,
+        StatusCode::OK
+    );
+    made(&challenge(&app, &p[0].key, body).await);
+}
+
 both_stores!(
+    a_player_has_at_most_fifty_pending_challenges,
+    a_fully_accepted_challenge_not_started_is_started_by_its_next_reader,
     a_pairs_challenge_is_accepted_by_all_three_and_played,
     an_individual_rated_challenge_seats_a_house_bot,
     decline_cancel_and_expiry_close_a_challenge_and_are_heard,

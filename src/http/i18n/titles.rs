@@ -179,6 +179,14 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "too_many_challenges",
+        [
+            "Too many challenges",
+            "Massa reptes pendents",
+            "Demasiados desafíos pendientes",
+        ],
+    ),
+    (
         "store_full",
         ["Store full", "Magatzem ple", "Almacén lleno"],
     ),

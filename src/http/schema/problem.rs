@@ -36,6 +36,8 @@ pub enum ProblemCode {
     ChallengeClosed,
     /// 409: the challenge expired before every invited player accepted.
     ChallengeExpired,
+    /// 409: the challenger has as many pending challenges as it may.
+    TooManyChallenges,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -96,6 +98,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             TableStarted,
             ChallengeClosed,
             ChallengeExpired,
+            TooManyChallenges,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -146,6 +149,7 @@ mod tests {
             ApiError::Service(Error::ChallengeNotFound),
             ApiError::Service(Error::ChallengeClosed(s())),
             ApiError::Service(Error::ChallengeExpired),
+            ApiError::Service(Error::TooManyChallenges(s())),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,
