@@ -41,6 +41,16 @@ struct Seated {
 /// Registers `n` players and creates a rated match of `variant` with them
 /// at the first `n` seats and `random` house bots at the others.
 async fn rated_match(svc: &Service, variant: Variant, n: usize) -> (String, Vec<Seated>) {
+    rated_match_with(svc, variant, n, NewMatch::default()).await
+}
+
+/// [`rated_match`] with the clock fields of `clock`.
+async fn rated_match_with(
+    svc: &Service,
+    variant: Variant,
+    n: usize,
+    clock: NewMatch,
+) -> (String, Vec<Seated>) {
     let seats = variant.table().seats as usize;
     let mut players = Vec::new();
     for i in 0..n {
@@ -76,6 +86,8 @@ async fn rated_match(svc: &Service, variant: Variant, n: usize) -> (String, Vec<
             seats: Some(new_seats),
             auto_deal: true,
             rated: true,
+            move_timeout_ms: clock.move_timeout_ms,
+            on_timeout: clock.on_timeout,
             ..NewMatch::default()
         })
         .await
@@ -459,7 +471,52 @@ async fn a_casual_match_leaves_ratings_alone(backend: Backend) {
     assert!(over.get("rating").is_none(), "{over}");
 }
 
+async fn hands_forfeited_on_the_clock_count(backend: Backend) {
+    let svc = service(backend).await;
+    let clock = NewMatch {
+        move_timeout_ms: Some(100),
+        on_timeout: botifarra::service::OnTimeout::Forfeit,
+        ..NewMatch::default()
+    };
+    let (id, players) = rated_match_with(&svc, Variant::Pairs, 3, clock).await;
+    let app = spawn_service(svc, unlimited());
+    // Nobody plays: every hand is forfeited by the seat whose clock runs out.
+    let mut end = view(&app, &id).await;
+    for _ in 0..200 {
+        if end["phase"] == "match_over" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+        end = view(&app, &id).await;
+    }
+    assert_eq!(end["phase"], "match_over", "{end}");
+    let hands = end["hands"].as_array().expect("the hands' results");
+    assert!(!hands.is_empty());
+    assert!(
+        hands.iter().all(|h| !h["forfeit"].is_null()),
+        "every hand was forfeited: {hands:?}"
+    );
+    let random = house_anchor("random").unwrap();
+    let before = [
+        Rating::default(),
+        Rating::default(),
+        Rating::default(),
+        random,
+    ];
+    for (seat, p) in players.iter().enumerate() {
+        let want = expected_pairs(&before, &end["winner"], seat);
+        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
+        let s = standing(&profile, "pairs");
+        assert!(
+            close(s["rating"].as_f64().unwrap(), want.rating),
+            "{s} vs {want:?}"
+        );
+        assert_eq!(s["games"], 1);
+    }
+}
+
 both_stores!(
+    hands_forfeited_on_the_clock_count,
     a_rated_pairs_match_moves_ratings_as_glicko2_computes,
     a_rated_individual_match_rates_against_every_other_seat,
     a_resignation_in_a_rated_match_counts,
