@@ -667,3 +667,52 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
         assert_eq!(games_and_history(&b, &p.id).await.0, 1);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_dropped_ones() {
+    use botifarra::lobby::records::{PlayerRecord, decode, encode};
+    use botifarra::lobby::store::Doc;
+
+    let svc = Arc::new(service(Backend::Memory).await);
+    let (id, players) = rated_match(&svc, Variant::Pairs, 2).await;
+    let app = crate::app::spawn_shared(svc.clone(), unlimited());
+    play_out(&[&app], &id, &players).await;
+    let pid = &players[0].id;
+    let store = svc.lobby_store();
+    let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
+    let applied: PlayerRecord = decode(&snap.state).unwrap();
+    let created_ms = applied.ratings["pairs"].history[0].match_created_ms;
+
+    // The match dropped from the history, behind the horizon: still applied.
+    let mut dropped = applied.clone();
+    let standing = dropped.ratings.get_mut("pairs").unwrap();
+    standing.history.clear();
+    standing.horizon_ms = created_ms;
+    let state = encode(&dropped).unwrap();
+    assert!(
+        store
+            .replace(Doc::Player, pid, snap.version, &state, None)
+            .await
+            .unwrap()
+    );
+    let told = svc.apply_match_ratings(&id).await.unwrap();
+    assert!(told[0].is_none(), "nothing to tell: too old to tell apart");
+    let (games, entries, _) = games_and_history(&app, pid).await;
+    assert_eq!((games, entries), (1, 0), "not applied again");
+
+    // Without either mark the match would be applied again: the marks are
+    // what keeps it from counting twice.
+    let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
+    let mut unmarked: PlayerRecord = decode(&snap.state).unwrap();
+    unmarked.ratings.get_mut("pairs").unwrap().horizon_ms = created_ms - 1;
+    let state = encode(&unmarked).unwrap();
+    assert!(
+        store
+            .replace(Doc::Player, pid, snap.version, &state, None)
+            .await
+            .unwrap()
+    );
+    let told = svc.apply_match_ratings(&id).await.unwrap();
+    assert!(told[0].is_some());
+    assert_eq!(games_and_history(&app, pid).await.0, 2);
+}
