@@ -163,11 +163,13 @@ impl Service {
         Ok(changes)
     }
 
-    /// Applies match `id` if it is a finished rated match (see
-    /// [`apply_ratings`](Self::apply_ratings)): what it changed per seat.
+    /// Applies match `id` if it is a finished rated match, once (calling it
+    /// again, from any instance, changes nothing): what it changed per seat
+    /// (`None` for house bots, players no longer stored, and matches too
+    /// old to tell).
     ///
     /// # Errors
-    /// `MatchNotFound`; as `apply_ratings`.
+    /// `MatchNotFound`; `Busy` after lost races; `StoreUnavailable`.
     pub async fn apply_match_ratings(&self, id: &str) -> Result<Vec<Option<RatingChange>>, Error> {
         let rec = self.load_current(id).await?;
         self.apply_ratings(&rec).await
