@@ -73,6 +73,20 @@ pub struct PlayerRating {
     pub horizon_ms: u64,
 }
 
+impl PlayerRating {
+    /// Adds a rated match to the history, dropping the oldest beyond
+    /// [`HISTORY_KEPT`] behind the horizon.
+    pub fn push_history(&mut self, entry: RatingEntry) {
+        self.history.push(entry);
+        if self.history.len() > HISTORY_KEPT {
+            let excess = self.history.len() - HISTORY_KEPT;
+            for dropped in self.history.drain(..excess) {
+                self.horizon_ms = self.horizon_ms.max(dropped.match_created_ms);
+            }
+        }
+    }
+}
+
 /// How many rated matches a player's history keeps per pool.
 pub const HISTORY_KEPT: usize = 100;
 
@@ -450,6 +464,34 @@ mod tests {
         ] {
             assert_eq!(key_player(&bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_history_keeps_its_latest_entries_and_the_horizon_the_newest_dropped() {
+        let mut standing = PlayerRating {
+            rating: Rating::default(),
+            games: 0,
+            updated_ms: 0,
+            history: Vec::new(),
+            horizon_ms: 0,
+        };
+        // Created out of order: match i was created at (i * 7) % 250.
+        for i in 0..250u64 {
+            standing.push_history(RatingEntry {
+                match_id: format!("m{i}"),
+                match_created_ms: (i * 7) % 250,
+                seat: 0,
+                before: Rating::default(),
+                after: Rating::default(),
+                score: 1.0,
+                at_ms: i,
+            });
+        }
+        assert_eq!(standing.history.len(), HISTORY_KEPT);
+        assert_eq!(standing.history[0].match_id, "m150");
+        assert_eq!(standing.history[HISTORY_KEPT - 1].match_id, "m249");
+        let newest_dropped = (0..150u64).map(|i| (i * 7) % 250).max().unwrap();
+        assert_eq!(standing.horizon_ms, newest_dropped);
     }
 
     #[test]

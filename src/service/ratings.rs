@@ -12,8 +12,8 @@
 //!
 //! Exactly once: the update is one compare-and-set on the player's
 //! record, which lists the match in its rating history (the last
-//! [`HISTORY_KEPT`] per pool), and a match listed there is never applied
-//! again. Older matches are covered by a horizon: a match created no later
+//! [`HISTORY_KEPT`](records::HISTORY_KEPT) per pool), and a match listed
+//! there is never applied again. Older matches are covered by a horizon: a match created no later
 //! than the newest match dropped from the history counts as applied. The
 //! commit that ends the match applies it; if that instance dies first,
 //! the next read of the match's view applies what is missing.
@@ -24,9 +24,7 @@ use std::sync::{Mutex, PoisonError};
 use super::clock::now_ms;
 use super::record::{MatchRecord, RatedMatch, SeatKind};
 use super::{Error, Service};
-use crate::lobby::records::{
-    self, HISTORY_KEPT, PlayerRating, RatingChange, RatingEntry, SeatPlayer,
-};
+use crate::lobby::records::{self, PlayerRating, RatingChange, RatingEntry, SeatPlayer};
 use crate::lobby::store::Doc;
 use crate::rating::{self, DEFAULT_TAU, Game, Rating};
 use crate::rules::{Phase, Seat, Winner};
@@ -165,11 +163,13 @@ impl Service {
         Ok(changes)
     }
 
-    /// Applies match `id` if it is a finished rated match (see
-    /// [`apply_ratings`](Self::apply_ratings)): what it changed per seat.
+    /// Applies match `id` if it is a finished rated match, once (calling it
+    /// again, from any instance, changes nothing): what it changed per seat
+    /// (`None` for house bots, players no longer stored, and matches too
+    /// old to tell).
     ///
     /// # Errors
-    /// `MatchNotFound`; as `apply_ratings`.
+    /// `MatchNotFound`; `Busy` after lost races; `StoreUnavailable`.
     pub async fn apply_match_ratings(&self, id: &str) -> Result<Vec<Option<RatingChange>>, Error> {
         let rec = self.load_current(id).await?;
         self.apply_ratings(&rec).await
@@ -244,11 +244,7 @@ impl Service {
             standing.rating = after;
             standing.games += 1;
             standing.updated_ms = now;
-            standing.history.push(entry);
-            while standing.history.len() > HISTORY_KEPT {
-                let dropped = standing.history.remove(0);
-                standing.horizon_ms = standing.horizon_ms.max(dropped.match_created_ms);
-            }
+            standing.push_history(entry);
             player.matches_played += 1;
             let state = records::encode(&player)?;
             if self

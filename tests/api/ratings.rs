@@ -41,6 +41,16 @@ struct Seated {
 /// Registers `n` players and creates a rated match of `variant` with them
 /// at the first `n` seats and `random` house bots at the others.
 async fn rated_match(svc: &Service, variant: Variant, n: usize) -> (String, Vec<Seated>) {
+    rated_match_with(svc, variant, n, NewMatch::default()).await
+}
+
+/// [`rated_match`] with the clock fields of `clock`.
+async fn rated_match_with(
+    svc: &Service,
+    variant: Variant,
+    n: usize,
+    clock: NewMatch,
+) -> (String, Vec<Seated>) {
     let seats = variant.table().seats as usize;
     let mut players = Vec::new();
     for i in 0..n {
@@ -76,6 +86,8 @@ async fn rated_match(svc: &Service, variant: Variant, n: usize) -> (String, Vec<
             seats: Some(new_seats),
             auto_deal: true,
             rated: true,
+            move_timeout_ms: clock.move_timeout_ms,
+            on_timeout: clock.on_timeout,
             ..NewMatch::default()
         })
         .await
@@ -459,7 +471,52 @@ async fn a_casual_match_leaves_ratings_alone(backend: Backend) {
     assert!(over.get("rating").is_none(), "{over}");
 }
 
+async fn hands_forfeited_on_the_clock_count(backend: Backend) {
+    let svc = service(backend).await;
+    let clock = NewMatch {
+        move_timeout_ms: Some(100),
+        on_timeout: botifarra::service::OnTimeout::Forfeit,
+        ..NewMatch::default()
+    };
+    let (id, players) = rated_match_with(&svc, Variant::Pairs, 3, clock).await;
+    let app = spawn_service(svc, unlimited());
+    // Nobody plays: every hand is forfeited by the seat whose clock runs out.
+    let mut end = view(&app, &id).await;
+    for _ in 0..200 {
+        if end["phase"] == "match_over" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(60)).await;
+        end = view(&app, &id).await;
+    }
+    assert_eq!(end["phase"], "match_over", "{end}");
+    let hands = end["hands"].as_array().expect("the hands' results");
+    assert!(!hands.is_empty());
+    assert!(
+        hands.iter().all(|h| !h["forfeit"].is_null()),
+        "every hand was forfeited: {hands:?}"
+    );
+    let random = house_anchor("random").unwrap();
+    let before = [
+        Rating::default(),
+        Rating::default(),
+        Rating::default(),
+        random,
+    ];
+    for (seat, p) in players.iter().enumerate() {
+        let want = expected_pairs(&before, &end["winner"], seat);
+        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
+        let s = standing(&profile, "pairs");
+        assert!(
+            close(s["rating"].as_f64().unwrap(), want.rating),
+            "{s} vs {want:?}"
+        );
+        assert_eq!(s["games"], 1);
+    }
+}
+
 both_stores!(
+    hands_forfeited_on_the_clock_count,
     a_rated_pairs_match_moves_ratings_as_glicko2_computes,
     a_rated_individual_match_rates_against_every_other_seat,
     a_resignation_in_a_rated_match_counts,
@@ -609,4 +666,53 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
     for p in &players {
         assert_eq!(games_and_history(&b, &p.id).await.0, 1);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_dropped_ones() {
+    use botifarra::lobby::records::{PlayerRecord, decode, encode};
+    use botifarra::lobby::store::Doc;
+
+    let svc = Arc::new(service(Backend::Memory).await);
+    let (id, players) = rated_match(&svc, Variant::Pairs, 2).await;
+    let app = crate::app::spawn_shared(svc.clone(), unlimited());
+    play_out(&[&app], &id, &players).await;
+    let pid = &players[0].id;
+    let store = svc.lobby_store();
+    let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
+    let applied: PlayerRecord = decode(&snap.state).unwrap();
+    let created_ms = applied.ratings["pairs"].history[0].match_created_ms;
+
+    // The match dropped from the history, behind the horizon: still applied.
+    let mut dropped = applied.clone();
+    let standing = dropped.ratings.get_mut("pairs").unwrap();
+    standing.history.clear();
+    standing.horizon_ms = created_ms;
+    let state = encode(&dropped).unwrap();
+    assert!(
+        store
+            .replace(Doc::Player, pid, snap.version, &state, None)
+            .await
+            .unwrap()
+    );
+    let told = svc.apply_match_ratings(&id).await.unwrap();
+    assert!(told[0].is_none(), "nothing to tell: too old to tell apart");
+    let (games, entries, _) = games_and_history(&app, pid).await;
+    assert_eq!((games, entries), (1, 0), "not applied again");
+
+    // Without either mark the match would be applied again: the marks are
+    // what keeps it from counting twice.
+    let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
+    let mut unmarked: PlayerRecord = decode(&snap.state).unwrap();
+    unmarked.ratings.get_mut("pairs").unwrap().horizon_ms = created_ms - 1;
+    let state = encode(&unmarked).unwrap();
+    assert!(
+        store
+            .replace(Doc::Player, pid, snap.version, &state, None)
+            .await
+            .unwrap()
+    );
+    let told = svc.apply_match_ratings(&id).await.unwrap();
+    assert!(told[0].is_some());
+    assert_eq!(games_and_history(&app, pid).await.0, 2);
 }

@@ -2,8 +2,9 @@
 //!
 //! Like the match store, this store knows nothing about Botifarra: it keeps
 //! versioned documents (an opaque state string written by the lobby, a
-//! version, an optional expiry), written only by compare-and-set; an index
-//! of the public tables per variant; and, per player, an append-only,
+//! version, an optional expiry), written only by compare-and-set; indexes
+//! ordered as text (the public tables per variant, each pool's
+//! leaderboard); and, per player, an append-only,
 //! capped list of event strings numbered 1, 2, 3, …
 //!
 //! Two implementations share one contract (`tests/store/lobby.rs`):

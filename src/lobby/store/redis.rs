@@ -12,7 +12,7 @@
 //! | `bf:{<id>}:player`, `bf:{<id>}:table`, `bf:{<code>}:invite`, `bf:{<id>}:challenge` | hash | `v`: the version, `s`: the state |
 //! | `bf:{<player>}:pev` | list | `<seq> <event JSON>`, the latest [`EVENTS_KEPT`] |
 //! | `bf:{<player>}:pseq` | string | the number of the player's last event |
-//! | `bf:{lobby}:<index>` | sorted set | public tables, pending challenges; all at score 0, ordered as text |
+//! | `bf:{lobby}:<index>` | sorted set | public tables, pending challenges, and each pool's leaderboard (`leaderboard:<pool>`); all at score 0, ordered as text |
 //!
 //! # Concurrency
 //!
