@@ -142,13 +142,9 @@ impl Service {
         }
         if rec.game.phase() == Phase::MatchOver {
             // A rated match counts each player's match with its rating.
-            let changes = match self.apply_ratings(rec).await {
-                Ok(changes) => changes,
-                Err(e) => {
-                    tracing::warn!(match_id = %rec.id, error = %e, "ratings not applied at match end");
-                    vec![None; rec.seats.len()]
-                }
-            };
+            // (A failure is logged there; the next read of the match
+            // applies what is missing.)
+            let (changes, _) = self.apply_each(rec).await;
             let view = rec.game.view(None);
             let winner = serde_json::to_value(view.winner).unwrap_or_default();
             for (seat, s) in rec.seats.iter().enumerate() {

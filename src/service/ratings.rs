@@ -145,22 +145,44 @@ impl Service {
         &self,
         rec: &MatchRecord,
     ) -> Result<Vec<Option<RatingChange>>, Error> {
+        match self.apply_each(rec).await {
+            (changes, None) => Ok(changes),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// [`apply_ratings`](Self::apply_ratings), trying every player whatever
+    /// happens to the others: the changes made, and the first failure (the
+    /// match then stays unsettled, for the next read to finish).
+    pub(super) async fn apply_each(
+        &self,
+        rec: &MatchRecord,
+    ) -> (Vec<Option<RatingChange>>, Option<Error>) {
         let mut changes = vec![None; rec.seats.len()];
         let Some(rated) = rec.rated.as_ref() else {
-            return Ok(changes);
+            return (changes, None);
         };
         if rec.game.phase() != Phase::MatchOver {
-            return Ok(changes);
+            return (changes, None);
         }
+        let mut failed = None;
         for (seat, p) in rated_seats(rec) {
             let games = rated_games(rec, rated, seat);
             if games.is_empty() {
                 continue;
             }
-            changes[seat as usize] = self.rate_player(rec, rated, seat, &p.id, &games).await?;
+            match self.rate_player(rec, rated, seat, &p.id, &games).await {
+                Ok(change) => changes[seat as usize] = change,
+                Err(e) => {
+                    tracing::warn!(match_id = %rec.id, player = %p.id, error = %e, "rating not applied");
+                    failed.get_or_insert(e);
+                }
+            }
         }
-        self.settled.insert(&rec.id);
-        Ok(changes)
+        if failed.is_none() {
+            self.settled.insert(&rec.id);
+        }
+        (changes, failed)
     }
 
     /// Applies match `id` if it is a finished rated match, once (calling it
