@@ -44,6 +44,8 @@ pub enum Doc {
     Table,
     /// An invite code, naming its table.
     Invite,
+    /// A player's rating history (under the player's id).
+    RatingHistory,
 }
 
 impl Doc {
@@ -53,6 +55,7 @@ impl Doc {
             Doc::Player => "player",
             Doc::Table => "table",
             Doc::Invite => "invite",
+            Doc::RatingHistory => "ratings",
         }
     }
 }
