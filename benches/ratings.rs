@@ -4,8 +4,9 @@
 //!
 //! - `player_record/decode/*`: parsing a stored player record (every
 //!   request with a player key does it once, in `Service::authenticate`),
-//!   without ratings and with a full rating history (100 entries) in each
-//!   of the three pools; the record's size is printed first.
+//!   without ratings and with a rating in each of the three pools, each
+//!   listing its full 64 applied matches (the history is a document of
+//!   its own); the record's size is printed first.
 //! - `glicko2/update/*`: one rating period of a pairs match (one game
 //!   against the opposing pair) and of an `abarrotada` match (three games).
 
@@ -13,7 +14,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use botifarra::lobby::records::{self, PlayerKind, PlayerRating, PlayerRecord, RatingEntry};
+use botifarra::lobby::records::{self, PlayerKind, PlayerRating, PlayerRecord};
 use botifarra::rating::{DEFAULT_TAU, Game, Rating, side_opponent};
 
 fn player(pools: &[&str], entries: usize) -> PlayerRecord {
@@ -31,7 +32,7 @@ fn player(pools: &[&str], entries: usize) -> PlayerRecord {
             rating: Rating::default(),
             games: 0,
             updated_ms: 0,
-            history: Vec::new(),
+            applied: Vec::new(),
             horizon_ms: 0,
         };
         for i in 0..entries as u64 {
@@ -40,15 +41,10 @@ fn player(pools: &[&str], entries: usize) -> PlayerRecord {
                 deviation: 80.0 + (i as f64) * 0.345_678,
                 volatility: 0.059_991_234,
             };
-            standing.push_history(RatingEntry {
-                match_id: format!("{:024x}", i * 7919),
-                match_created_ms: 1_795_000_000_000 + i * 60_000,
-                seat: (i % 4) as u8,
-                before: standing.rating,
-                after,
-                score: 1.0,
-                at_ms: 1_795_000_000_000 + i * 60_000 + 1_200_000,
-            });
+            standing.mark_applied(
+                &format!("{:024x}", i * 7919),
+                1_795_000_000_000 + i * 60_000,
+            );
             standing.rating = after;
             standing.games += 1;
         }
@@ -62,7 +58,7 @@ fn decode(c: &mut Criterion) {
     for (name, rec) in [
         ("no_ratings", player(&[], 0)),
         (
-            "3_pools_100_entries",
+            "3_pools_64_applied",
             player(&["pairs", "abarrotada", "abarrotada3"], 100),
         ),
     ] {

@@ -55,8 +55,8 @@ pub async fn player_ratings(
     q: Query<RatingsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let variant = q.variant.as_deref().map(variant_of).transpose()?;
-    let (player, pools) = Lobby::of(&svc).ratings(&id, variant).await?;
-    Ok(HttpResponse::Ok().json(PlayerRatings::of(&player, &pools)))
+    let (player, pools, history) = Lobby::of(&svc).ratings(&id, variant).await?;
+    Ok(HttpResponse::Ok().json(PlayerRatings::of(&player, &pools, &history)))
 }
 
 /// Query of `GET /v1/leaderboard`.

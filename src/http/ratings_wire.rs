@@ -108,15 +108,26 @@ pub struct PlayerRatings {
 }
 
 impl PlayerRatings {
-    /// The answer for `player`, with these pools.
-    pub fn of(player: &records::PlayerRecord, pools: &[(String, records::PlayerRating)]) -> Self {
+    /// The answer for `player`, with these pools and its history.
+    pub fn of(
+        player: &records::PlayerRecord,
+        pools: &[(String, records::PlayerRating)],
+        history: &records::RatingHistory,
+    ) -> Self {
         PlayerRatings {
             player_id: player.id.clone(),
             pools: pools
                 .iter()
                 .map(|(pool, r)| PoolHistory {
                     current: PoolRating::of(pool, r),
-                    history: r.history.iter().rev().map(Into::into).collect(),
+                    history: history
+                        .pools
+                        .get(pool)
+                        .into_iter()
+                        .flatten()
+                        .rev()
+                        .map(Into::into)
+                        .collect(),
                 })
                 .collect(),
         }

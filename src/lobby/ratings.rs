@@ -8,7 +8,7 @@
 //! players at their fixed anchor ratings, never stored in the index.
 
 use super::Lobby;
-use super::records::{self, PlayerRating, PlayerRecord};
+use super::records::{self, PlayerRating, PlayerRecord, RatingHistory};
 use crate::rating;
 use crate::rules::Variant;
 use crate::service::{Error, leaderboard_entry, leaderboard_id, leaderboard_index};
@@ -152,7 +152,8 @@ impl Lobby<'_> {
         Ok(BoardPage { pool, rows, next })
     }
 
-    /// A player and its standing per pool (`variant`: that pool only).
+    /// A player, its standing per pool (`variant`: that pool only) and
+    /// its rating history.
     ///
     /// # Errors
     /// `PlayerNotFound`; `StoreUnavailable`.
@@ -160,15 +161,20 @@ impl Lobby<'_> {
         &self,
         id: &str,
         variant: Option<Variant>,
-    ) -> Result<(PlayerRecord, Vec<(String, PlayerRating)>), Error> {
+    ) -> Result<(PlayerRecord, Vec<(String, PlayerRating)>, RatingHistory), Error> {
         let player = self.profile(id).await?;
-        let pools = player
+        let pools: Vec<(String, PlayerRating)> = player
             .ratings
             .iter()
             .filter(|(pool, _)| variant.is_none_or(|v| rating::pool(v) == pool.as_str()))
             .map(|(pool, r)| (pool.clone(), r.clone()))
             .collect();
-        Ok((player, pools))
+        let history = if records::house_player(id).is_some() {
+            RatingHistory::default()
+        } else {
+            self.svc.rating_history(id).await?.1
+        };
+        Ok((player, pools, history))
     }
 }
 

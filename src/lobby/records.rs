@@ -62,28 +62,70 @@ pub struct PlayerRating {
     pub games: u64,
     /// When the rating last changed (milliseconds since the Unix epoch).
     pub updated_ms: u64,
-    /// Its latest rated matches in this pool, oldest first, at most
-    /// [`HISTORY_KEPT`]: what each changed, and the mark that a match was
-    /// applied (a match listed here is never applied again).
+    /// The latest rated matches applied in this pool, oldest first, at
+    /// most [`APPLIED_KEPT`] (id and creation time): a match listed here
+    /// is never applied again. The changes themselves are in the player's
+    /// [`RatingHistory`], a document of its own, so that this record (read
+    /// on every request made with the player's key) stays small.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub history: Vec<RatingEntry>,
-    /// The newest creation time of the matches dropped from `history`: a
+    pub applied: Vec<(String, u64)>,
+    /// The newest creation time of the matches dropped from `applied`: a
     /// match created no later than this and not listed counts as applied.
     #[serde(default)]
     pub horizon_ms: u64,
 }
 
+/// How many applied rated matches a player's record lists per pool.
+pub const APPLIED_KEPT: usize = 64;
+
 impl PlayerRating {
-    /// Adds a rated match to the history, dropping the oldest beyond
-    /// [`HISTORY_KEPT`] behind the horizon.
-    pub fn push_history(&mut self, entry: RatingEntry) {
-        self.history.push(entry);
-        if self.history.len() > HISTORY_KEPT {
-            let excess = self.history.len() - HISTORY_KEPT;
-            for dropped in self.history.drain(..excess) {
-                self.horizon_ms = self.horizon_ms.max(dropped.match_created_ms);
+    /// Whether match `id`, created at `created_ms`, counts as applied.
+    pub fn has_applied(&self, id: &str, created_ms: u64) -> bool {
+        created_ms <= self.horizon_ms || self.applied.iter().any(|(m, _)| m == id)
+    }
+
+    /// Lists a match as applied, dropping the oldest beyond
+    /// [`APPLIED_KEPT`] behind the horizon.
+    pub fn mark_applied(&mut self, id: &str, created_ms: u64) {
+        self.applied.push((id.to_string(), created_ms));
+        if self.applied.len() > APPLIED_KEPT {
+            let excess = self.applied.len() - APPLIED_KEPT;
+            for (_, created) in self.applied.drain(..excess) {
+                self.horizon_ms = self.horizon_ms.max(created);
             }
         }
+    }
+}
+
+/// A player's rating history: per pool, its latest rated matches, oldest
+/// first, at most [`HISTORY_KEPT`]. Stored as its own document under the
+/// player's id.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RatingHistory {
+    /// Entries per pool.
+    pub pools: BTreeMap<String, Vec<RatingEntry>>,
+}
+
+impl RatingHistory {
+    /// Records `entry` in `pool`: in place of an entry for the same match
+    /// (a retry computes the same change), else appended, dropping the
+    /// oldest beyond [`HISTORY_KEPT`].
+    pub fn record(&mut self, pool: &str, entry: RatingEntry) {
+        let entries = self.pools.entry(pool.to_string()).or_default();
+        if let Some(e) = entries.iter_mut().find(|e| e.match_id == entry.match_id) {
+            *e = entry;
+            return;
+        }
+        entries.push(entry);
+        if entries.len() > HISTORY_KEPT {
+            let excess = entries.len() - HISTORY_KEPT;
+            entries.drain(..excess);
+        }
+    }
+
+    /// The entry of match `id` in `pool`, if kept.
+    pub fn entry(&self, pool: &str, id: &str) -> Option<&RatingEntry> {
+        self.pools.get(pool)?.iter().find(|e| e.match_id == id)
     }
 }
 
@@ -172,7 +214,7 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
                     rating,
                     games: 0,
                     updated_ms: 0,
-                    history: Vec::new(),
+                    applied: Vec::new(),
                     horizon_ms: 0,
                 };
                 Some((pool.to_string(), standing))
@@ -467,31 +509,55 @@ mod tests {
     }
 
     #[test]
-    fn the_history_keeps_its_latest_entries_and_the_horizon_the_newest_dropped() {
+    fn the_applied_list_keeps_its_latest_matches_and_the_horizon_the_newest_dropped() {
         let mut standing = PlayerRating {
             rating: Rating::default(),
             games: 0,
             updated_ms: 0,
-            history: Vec::new(),
+            applied: Vec::new(),
             horizon_ms: 0,
         };
+        assert!(!standing.has_applied("m0", 1), "nothing applied yet");
         // Created out of order: match i was created at (i * 7) % 250.
         for i in 0..250u64 {
-            standing.push_history(RatingEntry {
-                match_id: format!("m{i}"),
-                match_created_ms: (i * 7) % 250,
-                seat: 0,
-                before: Rating::default(),
-                after: Rating::default(),
-                score: 1.0,
-                at_ms: i,
-            });
+            standing.mark_applied(&format!("m{i}"), (i * 7) % 250);
         }
-        assert_eq!(standing.history.len(), HISTORY_KEPT);
-        assert_eq!(standing.history[0].match_id, "m150");
-        assert_eq!(standing.history[HISTORY_KEPT - 1].match_id, "m249");
-        let newest_dropped = (0..150u64).map(|i| (i * 7) % 250).max().unwrap();
+        assert_eq!(standing.applied.len(), APPLIED_KEPT);
+        assert_eq!(standing.applied[0].0, format!("m{}", 250 - APPLIED_KEPT));
+        let dropped = 250 - APPLIED_KEPT as u64;
+        let newest_dropped = (0..dropped).map(|i| (i * 7) % 250).max().unwrap();
         assert_eq!(standing.horizon_ms, newest_dropped);
+        for i in 0..250u64 {
+            assert!(
+                standing.has_applied(&format!("m{i}"), (i * 7) % 250),
+                "m{i}"
+            );
+        }
+        assert!(!standing.has_applied("new", newest_dropped + 1));
+    }
+
+    #[test]
+    fn the_history_keeps_its_latest_entries_once_per_match() {
+        let entry = |i: u64, score: f64| RatingEntry {
+            match_id: format!("m{i}"),
+            match_created_ms: i,
+            seat: 0,
+            before: Rating::default(),
+            after: Rating::default(),
+            score,
+            at_ms: i,
+        };
+        let mut h = RatingHistory::default();
+        for i in 0..150 {
+            h.record("pairs", entry(i, 1.0));
+        }
+        h.record("pairs", entry(149, 0.0));
+        let kept = &h.pools["pairs"];
+        assert_eq!(kept.len(), HISTORY_KEPT);
+        assert_eq!(kept[0].match_id, "m50");
+        assert_eq!(h.entry("pairs", "m149").map(|e| e.score), Some(0.0));
+        assert!(h.entry("pairs", "m49").is_none());
+        assert!(h.entry("abarrotada", "m149").is_none());
     }
 
     #[test]

@@ -11,12 +11,15 @@
 //! updated. House bots' ratings are anchors and never move.
 //!
 //! Exactly once: the update is one compare-and-set on the player's
-//! record, which lists the match in its rating history (the last
-//! [`HISTORY_KEPT`](records::HISTORY_KEPT) per pool), and a match listed
-//! there is never applied again. Older matches are covered by a horizon: a match created no later
-//! than the newest match dropped from the history counts as applied. The
-//! commit that ends the match applies it; if that instance dies first,
-//! the next read of the match's view applies what is missing.
+//! record, which lists the match as applied (the last
+//! [`APPLIED_KEPT`](records::APPLIED_KEPT) per pool), and a match listed
+//! there is never applied again. Older matches are covered by a horizon: a
+//! match created no later than the newest match dropped from the list
+//! counts as applied. The change itself goes to the player's
+//! [`RatingHistory`] (the last [`HISTORY_KEPT`](records::HISTORY_KEPT)
+//! per pool), written just before. The commit that ends the match applies
+//! it; if that instance dies first, the next read of the match's view
+//! applies what is missing.
 
 use std::collections::HashSet;
 use std::sync::{Mutex, PoisonError};
@@ -24,7 +27,9 @@ use std::sync::{Mutex, PoisonError};
 use super::clock::now_ms;
 use super::record::{MatchRecord, RatedMatch, SeatKind};
 use super::{Error, Service};
-use crate::lobby::records::{self, PlayerRating, RatingChange, RatingEntry, SeatPlayer};
+use crate::lobby::records::{
+    self, PlayerRating, RatingChange, RatingEntry, RatingHistory, SeatPlayer,
+};
 use crate::lobby::store::Doc;
 use crate::rating::{self, DEFAULT_TAU, Game, Rating};
 use crate::rules::{Phase, Seat, Winner};
@@ -213,7 +218,9 @@ impl Service {
     }
 
     /// One player's update for match `rec`, by compare-and-set on its
-    /// record; the change already made if the match is in its history.
+    /// record; the change already made if the match is listed there as
+    /// applied. The history entry is written first (in place of any entry
+    /// for the same match), so an applied match always has its entry.
     async fn rate_player(
         &self,
         rec: &MatchRecord,
@@ -235,18 +242,16 @@ impl Service {
                     rating: Rating::default(),
                     games: 0,
                     updated_ms: 0,
-                    history: Vec::new(),
+                    applied: Vec::new(),
                     horizon_ms: 0,
                 });
-            if let Some(done) = standing.history.iter().find(|e| e.match_id == rec.id) {
+            if standing.has_applied(&rec.id, rec.created_ms) {
                 // Applied before: make sure the leaderboard shows it (the
                 // applying instance may have stopped short of that).
                 let entry = leaderboard_entry(&standing.rating, id);
                 self.lobby.index_add(&index, &entry).await?;
-                return Ok(Some(done.change(pool)));
-            }
-            if standing.games > 0 && rec.created_ms <= standing.horizon_ms {
-                return Ok(None);
+                let history = self.rating_history(id).await?.1;
+                return Ok(history.entry(pool, &rec.id).map(|e| e.change(pool)));
             }
             let before = standing.rating;
             let after = before.update(games, DEFAULT_TAU);
@@ -266,8 +271,9 @@ impl Service {
             standing.rating = after;
             standing.games += 1;
             standing.updated_ms = now;
-            standing.push_history(entry);
+            standing.mark_applied(&rec.id, rec.created_ms);
             player.matches_played += 1;
+            self.record_history(id, pool, entry).await?;
             let state = records::encode(&player)?;
             if self
                 .lobby
@@ -288,6 +294,42 @@ impl Service {
         }
         Err(Error::Busy(format!(
             "player {id} changed under {RATE_ATTEMPTS} attempts; its rating is applied on the next read of the match"
+        )))
+    }
+
+    /// Player `id`'s rating history and its version (0 and empty when it
+    /// has none).
+    ///
+    /// # Errors
+    /// `StoreUnavailable`; `Internal` if it does not parse.
+    pub async fn rating_history(&self, id: &str) -> Result<(u64, RatingHistory), Error> {
+        match self.lobby.get(Doc::RatingHistory, id).await? {
+            Some(snap) => Ok((snap.version, records::decode(&snap.state)?)),
+            None => Ok((0, RatingHistory::default())),
+        }
+    }
+
+    /// Writes `entry` into player `id`'s history of `pool`.
+    async fn record_history(&self, id: &str, pool: &str, entry: RatingEntry) -> Result<(), Error> {
+        for _ in 0..RATE_ATTEMPTS {
+            let (version, mut history) = self.rating_history(id).await?;
+            history.record(pool, entry.clone());
+            let state = records::encode(&history)?;
+            let written = if version == 0 {
+                self.lobby
+                    .insert(Doc::RatingHistory, id, &state, None)
+                    .await?
+            } else {
+                self.lobby
+                    .replace(Doc::RatingHistory, id, version, &state, None)
+                    .await?
+            };
+            if written {
+                return Ok(());
+            }
+        }
+        Err(Error::Busy(format!(
+            "the rating history of {id} changed under {RATE_ATTEMPTS} attempts"
         )))
     }
 }

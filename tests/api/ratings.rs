@@ -669,7 +669,7 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_dropped_ones() {
+async fn the_applied_list_marks_an_applied_match_and_the_horizon_covers_dropped_ones() {
     use botifarra::lobby::records::{PlayerRecord, decode, encode};
     use botifarra::lobby::store::Doc;
 
@@ -681,12 +681,14 @@ async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_drop
     let store = svc.lobby_store();
     let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
     let applied: PlayerRecord = decode(&snap.state).unwrap();
-    let created_ms = applied.ratings["pairs"].history[0].match_created_ms;
+    let created_ms = applied.ratings["pairs"].applied[0].1;
+    let first = svc.apply_match_ratings(&id).await.unwrap();
 
-    // The match dropped from the history, behind the horizon: still applied.
+    // The match dropped from the applied list, behind the horizon: still
+    // applied, and its change still told from the history.
     let mut dropped = applied.clone();
     let standing = dropped.ratings.get_mut("pairs").unwrap();
-    standing.history.clear();
+    standing.applied.clear();
     standing.horizon_ms = created_ms;
     let state = encode(&dropped).unwrap();
     assert!(
@@ -696,9 +698,9 @@ async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_drop
             .unwrap()
     );
     let told = svc.apply_match_ratings(&id).await.unwrap();
-    assert!(told[0].is_none(), "nothing to tell: too old to tell apart");
+    assert_eq!(told, first);
     let (games, entries, _) = games_and_history(&app, pid).await;
-    assert_eq!((games, entries), (1, 0), "not applied again");
+    assert_eq!((games, entries), (1, 1), "not applied again");
 
     // Without either mark the match would be applied again: the marks are
     // what keeps it from counting twice.
@@ -714,5 +716,6 @@ async fn the_history_is_the_mark_of_an_applied_match_and_the_horizon_covers_drop
     );
     let told = svc.apply_match_ratings(&id).await.unwrap();
     assert!(told[0].is_some());
-    assert_eq!(games_and_history(&app, pid).await.0, 2);
+    let (games, entries, _) = games_and_history(&app, pid).await;
+    assert_eq!((games, entries), (2, 1), "one history entry per match");
 }

@@ -46,6 +46,8 @@ pub enum Doc {
     Invite,
     /// A challenge: players invited to a match, and who has accepted.
     Challenge,
+    /// A player's rating history (under the player's id).
+    RatingHistory,
 }
 
 impl Doc {
@@ -56,6 +58,7 @@ impl Doc {
             Doc::Table => "table",
             Doc::Invite => "invite",
             Doc::Challenge => "challenge",
+            Doc::RatingHistory => "ratings",
         }
     }
 }

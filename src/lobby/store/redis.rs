@@ -5,11 +5,11 @@
 //!
 //! Each document's keys carry its id as hash tag, so in Redis Cluster a
 //! table shares a slot with the match of the same id, and a player's
-//! record with its event stream:
+//! record with its event stream and rating history:
 //!
 //! | key | type | content |
 //! | --- | --- | --- |
-//! | `bf:{<id>}:player`, `bf:{<id>}:table`, `bf:{<code>}:invite`, `bf:{<id>}:challenge` | hash | `v`: the version, `s`: the state |
+//! | `bf:{<id>}:player`, `bf:{<id>}:ratings`, `bf:{<id>}:table`, `bf:{<code>}:invite`, `bf:{<id>}:challenge` | hash | `v`: the version, `s`: the state |
 //! | `bf:{<player>}:pev` | list | `<seq> <event JSON>`, the latest [`EVENTS_KEPT`] |
 //! | `bf:{<player>}:pseq` | string | the number of the player's last event |
 //! | `bf:{lobby}:<index>` | sorted set | public tables, pending challenges, and each pool's leaderboard (`leaderboard:<pool>`); all at score 0, ordered as text |
