@@ -15,6 +15,7 @@ mod metrics;
 mod open_limit;
 mod players;
 mod players_wire;
+mod queue;
 mod schema;
 mod spec_headers;
 mod spec_notes;
@@ -63,6 +64,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
         (name = "actions", description = "Act for a seat"),
         (name = "players", description = "Players, their API keys and event streams"),
         (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
+        (name = "queue", description = "Matchmaking: queue for a match by rating"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -117,6 +119,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(tables::lobby)
         .service(tables::invite)
         .service(tables::join_invite)
+        .service(queue::join_queue)
+        .service(queue::get_ticket)
+        .service(queue::leave_queue)
         .service(health::healthz)
         .service(health::readyz)
         .service(metrics::metrics_text);
@@ -281,6 +286,7 @@ pub fn serve_split(
     svc: Arc<Service>,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
+    crate::lobby::queue::spawn_ticker(Arc::downgrade(&svc));
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let access = Data::new(metrics::MetricsAccess {

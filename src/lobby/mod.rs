@@ -14,11 +14,13 @@
 //!
 //! By job: the stored types in `records.rs`, players and their streams in
 //! `players.rs`, tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
-//! listing and invite codes in `listing.rs`.
+//! listing and invite codes in `listing.rs`, the matchmaking queue in
+//! `queue.rs`.
 
 mod join;
 mod listing;
 mod players;
+pub mod queue;
 pub mod records;
 pub mod store;
 mod tables;

@@ -34,6 +34,15 @@ pub enum Error {
     /// The table's match has started: its seats can no longer be left.
     #[error("the match has started; a seat can be left only before")]
     TableStarted,
+    /// No such matchmaking ticket (or not the caller's).
+    #[error("no queue ticket with this id for this player")]
+    TicketNotFound,
+    /// The player (or its partner) already waits in the queue.
+    #[error("{0}")]
+    AlreadyQueued(String),
+    /// The ticket was matched: it can no longer be left.
+    #[error("the ticket was matched; play the match")]
+    TicketMatched,
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),

@@ -30,6 +30,12 @@ pub enum ProblemCode {
     TableStarted,
     /// 410: the table expired before its seats were filled.
     TableExpired,
+    /// 404: no such queue ticket for this player.
+    TicketNotFound,
+    /// 409: the player (or its partner) already waits in the queue.
+    AlreadyQueued,
+    /// 409: the ticket was matched; it can no longer be left.
+    TicketMatched,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -78,6 +84,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             PlayerNotFound,
             TableNotFound,
             InviteNotFound,
+            TicketNotFound,
         ],
         405 => &[MethodNotAllowed],
         408 => &[RequestTimeout],
@@ -87,6 +94,8 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             VersionConflict,
             SeatTaken,
             TableStarted,
+            AlreadyQueued,
+            TicketMatched,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -134,6 +143,9 @@ mod tests {
             ApiError::Service(Error::TableExpired),
             ApiError::Service(Error::SeatTaken(s())),
             ApiError::Service(Error::TableStarted),
+            ApiError::Service(Error::TicketNotFound),
+            ApiError::Service(Error::AlreadyQueued(s())),
+            ApiError::Service(Error::TicketMatched),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,

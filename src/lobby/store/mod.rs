@@ -43,6 +43,13 @@ pub enum Doc {
     Table,
     /// An invite code, naming its table.
     Invite,
+    /// A matchmaking pool (one per variant, rated or casual): its waiting
+    /// tickets and the matches it formed that are not yet finished.
+    QueuePool,
+    /// A matchmaking ticket.
+    Ticket,
+    /// A player's place in the queue: its waiting ticket, if any.
+    Queued,
 }
 
 impl Doc {
@@ -52,6 +59,9 @@ impl Doc {
             Doc::Player => "player",
             Doc::Table => "table",
             Doc::Invite => "invite",
+            Doc::QueuePool => "queue_pool",
+            Doc::Ticket => "ticket",
+            Doc::Queued => "queued",
         }
     }
 }
