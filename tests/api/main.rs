@@ -25,6 +25,7 @@ mod metrics;
 mod openapi;
 mod play;
 mod players;
+mod queue;
 mod redis_fleet;
 mod semantics;
 mod stream_end;
