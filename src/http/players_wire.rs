@@ -138,7 +138,7 @@ pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
     /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
-    /// "your_turn" | "match_over", …}`.
+    /// "queue_matched" | "your_turn" | "match_over", …}`.
     #[serde(flatten)]
     #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
     pub body: Value,

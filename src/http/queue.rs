@@ -176,6 +176,10 @@ fn player_key(bearer: Bearer) -> Result<String, ApiError> {
 /// the variant's standard rules, hands dealt automatically, every player
 /// acting with its own key. Learn of it by polling the ticket or on the
 /// player's event stream (`queue_matched`, `match_started`).
+///
+/// Refused with 400 although each field is valid: a `partner` outside the
+/// pairs game or the caller itself, `only_bots` or
+/// `fill_with_house_bots_after_s` without `accept_bots`.
 #[utoipa::path(
     tag = "queue",
     operation_id = "queue_join",
@@ -189,6 +193,7 @@ fn player_key(bearer: Bearer) -> Result<String, ApiError> {
         (status = 201, description = "Queued (or already matched): the ticket", body = Ticket),
         (status = 400, description = "Bad request or partner", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The partner is no registered player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The player or its partner waits in the queue already (`already_queued`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -234,7 +239,7 @@ pub struct TicketQuery {
     tag = "queue",
     operation_id = "queue_ticket",
     params(
-        ("ticket" = String, Path, description = "Ticket id", pattern = "^q[0-9a-f]{24}$"),
+        ("ticket" = String, Path, description = "Ticket id"),
         TicketQuery,
     ),
     security(("player_key" = [])),
@@ -264,7 +269,7 @@ pub async fn get_ticket(
 #[utoipa::path(
     tag = "queue",
     operation_id = "queue_leave",
-    params(("ticket" = String, Path, description = "Ticket id", pattern = "^q[0-9a-f]{24}$")),
+    params(("ticket" = String, Path, description = "Ticket id")),
     security(("player_key" = [])),
     responses(
         (status = 200, description = "Left: the ticket, `cancelled`", body = Ticket),

@@ -375,7 +375,8 @@ impl Lobby<'_> {
     /// Queues the player whose key is `key`.
     ///
     /// # Errors
-    /// `Unauthorized`; `InvalidRequest` for a bad request or partner;
+    /// `Unauthorized`; `InvalidRequest` for a bad request;
+    /// `PlayerNotFound` for a partner who is no registered player;
     /// `AlreadyQueued` when the player or its partner waits already;
     /// `Busy` after lost races.
     pub async fn enqueue(&self, key: &str, req: Enqueue) -> Result<TicketView, Error> {
@@ -416,14 +417,13 @@ impl Lobby<'_> {
                     "the partner is another player".into(),
                 ));
             }
-            let partner = if records::valid_player_id(pid) {
-                self.svc.load_player(pid).await?.map(|(_, p)| p)
-            } else {
-                None
-            };
-            let partner = partner.ok_or_else(|| {
-                Error::InvalidRequest(format!("partner {pid:?} is no registered player"))
-            })?;
+            if !records::valid_player_id(pid) {
+                return Err(Error::InvalidRequest(
+                    "partner is a player id: p and 24 lowercase hex digits".into(),
+                ));
+            }
+            let partner = self.svc.load_player(pid).await?.map(|(_, p)| p);
+            let partner = partner.ok_or(Error::PlayerNotFound)?;
             players.push(partner);
         }
         let now = clock_now_ms();

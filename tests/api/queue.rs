@@ -334,7 +334,6 @@ async fn bad_queue_requests_are_refused_with_problems_and_change_nothing() {
         json!({"variant": "pairs", "rated": "yes"}),
         json!({"variant": "abarrotada", "partner": partner.id}),
         json!({"variant": "pairs", "partner": p.id}),
-        json!({"variant": "pairs", "partner": "p000000000000000000000000"}),
         json!({"variant": "pairs", "partner": "house-medium"}),
         json!({"variant": "pairs", "only_bots": true, "accept_bots": false}),
         json!({"variant": "pairs", "accept_bots": false, "fill_with_house_bots_after_s": 5}),
