@@ -17,6 +17,7 @@ mod metrics;
 mod open_limit;
 mod players;
 mod players_wire;
+mod queue;
 mod ratings;
 mod ratings_wire;
 mod schema;
@@ -69,6 +70,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
         (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
         (name = "ratings", description = "Glicko-2 ratings of rated matches: leaderboards and rating histories"),
         (name = "challenges", description = "Challenge players to a match, rated or casual"),
+        (name = "queue", description = "Matchmaking: queue for a match by rating"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]
@@ -131,6 +133,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(challenges::accept_challenge)
         .service(challenges::decline_challenge)
         .service(challenges::cancel_challenge)
+        .service(queue::join_queue)
+        .service(queue::get_ticket)
+        .service(queue::leave_queue)
         .service(health::healthz)
         .service(health::readyz)
         .service(metrics::metrics_text);
@@ -296,6 +301,7 @@ pub fn serve_split(
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
     crate::lobby::challenges::spawn_sweeper(&svc);
+    crate::lobby::queue::spawn_ticker(Arc::downgrade(&svc));
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let access = Data::new(metrics::MetricsAccess {

@@ -145,7 +145,7 @@ pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
     /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
-    /// "your_turn" | "match_over" | "challenge_received" |
+    /// "queue_matched" | "your_turn" | "match_over" | "challenge_received" |
     /// "challenge_accepted" | "challenge_declined" | "challenge_cancelled" |
     /// "challenge_expired", …}`. A rated match's `match_over` has
     /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what

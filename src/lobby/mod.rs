@@ -16,12 +16,13 @@
 //! `players.rs`, the leaderboard and rating histories in `ratings.rs`,
 //! tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
 //! listing and invite codes in `listing.rs`, challenges (their stored type
-//! among them) in `challenges.rs`.
+//! among them) in `challenges.rs`, the matchmaking queue in `queue.rs`.
 
 pub mod challenges;
 mod join;
 mod listing;
 mod players;
+pub mod queue;
 mod ratings;
 pub mod records;
 pub mod store;

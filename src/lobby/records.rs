@@ -274,6 +274,15 @@ pub enum PlayerEvent {
         /// The player's seat.
         seat: Seat,
     },
+    /// A queue ticket of the player was matched (its match has started).
+    QueueMatched {
+        /// The ticket.
+        ticket_id: String,
+        /// The match id.
+        match_id: String,
+        /// The player's seat.
+        seat: Seat,
+    },
     /// The player's seat is to act.
     YourTurn {
         /// The match id.

@@ -47,6 +47,15 @@ pub enum Error {
     /// The challenger has as many pending challenges as it may.
     #[error("{0}")]
     TooManyChallenges(String),
+    /// No such matchmaking ticket (or not the caller's).
+    #[error("no queue ticket with this id for this player")]
+    TicketNotFound,
+    /// The player (or its partner) already waits in the queue.
+    #[error("{0}")]
+    AlreadyQueued(String),
+    /// The ticket was matched: it can no longer be left.
+    #[error("the ticket was matched; play the match")]
+    TicketMatched,
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),

@@ -26,6 +26,7 @@ mod metrics;
 mod openapi;
 mod play;
 mod players;
+mod queue;
 mod ratings;
 mod redis_fleet;
 mod semantics;

@@ -187,6 +187,26 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "ticket_not_found",
+        [
+            "Ticket not found",
+            "No s'ha trobat el tiquet",
+            "Tique no encontrado",
+        ],
+    ),
+    (
+        "already_queued",
+        ["Already queued", "Ja és a la cua", "Ya está en la cola"],
+    ),
+    (
+        "ticket_matched",
+        [
+            "Ticket matched",
+            "El tiquet ja té partida",
+            "El tique ya tiene partida",
+        ],
+    ),
+    (
         "store_full",
         ["Store full", "Magatzem ple", "Almacén lleno"],
     ),

@@ -38,6 +38,12 @@ pub enum ProblemCode {
     ChallengeExpired,
     /// 409: the challenger has as many pending challenges as it may.
     TooManyChallenges,
+    /// 404: no such queue ticket for this player.
+    TicketNotFound,
+    /// 409: the player (or its partner) already waits in the queue.
+    AlreadyQueued,
+    /// 409: the ticket was matched; it can no longer be left.
+    TicketMatched,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -87,6 +93,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             TableNotFound,
             InviteNotFound,
             ChallengeNotFound,
+            TicketNotFound,
         ],
         405 => &[MethodNotAllowed],
         408 => &[RequestTimeout],
@@ -99,6 +106,8 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             ChallengeClosed,
             ChallengeExpired,
             TooManyChallenges,
+            AlreadyQueued,
+            TicketMatched,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -150,6 +159,9 @@ mod tests {
             ApiError::Service(Error::ChallengeClosed(s())),
             ApiError::Service(Error::ChallengeExpired),
             ApiError::Service(Error::TooManyChallenges(s())),
+            ApiError::Service(Error::TicketNotFound),
+            ApiError::Service(Error::AlreadyQueued(s())),
+            ApiError::Service(Error::TicketMatched),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,

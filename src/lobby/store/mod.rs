@@ -48,6 +48,13 @@ pub enum Doc {
     Challenge,
     /// A player's rating history (under the player's id).
     RatingHistory,
+    /// A matchmaking pool (one per variant, rated or casual): its waiting
+    /// tickets and the matches it formed that are not yet finished.
+    QueuePool,
+    /// A matchmaking ticket.
+    Ticket,
+    /// A player's place in the queue: its waiting ticket, if any.
+    Queued,
 }
 
 impl Doc {
@@ -59,6 +66,9 @@ impl Doc {
             Doc::Invite => "invite",
             Doc::Challenge => "challenge",
             Doc::RatingHistory => "ratings",
+            Doc::QueuePool => "queue_pool",
+            Doc::Ticket => "ticket",
+            Doc::Queued => "queued",
         }
     }
 }
