@@ -10,7 +10,12 @@
 // three house bots and takes its open seat), then follows its player event
 // stream and plays whenever the stream says it is its turn.
 //
-// Usage: node bot.mjs [--lobby] [BASE_URL]   (or env BOTIFARRA_URL;
+// With --queue it registers (or uses the key in env BOTIFARRA_KEY), queues
+// for a rated match (env QUEUE_VARIANT, default pairs; env QUEUE_FILL_S:
+// fill the empty seats with house bots after that many seconds), waits on
+// its ticket until it is matched, then plays the match as --lobby does.
+//
+// Usage: node bot.mjs [--lobby | --queue] [BASE_URL]   (or env BOTIFARRA_URL;
 // default http://127.0.0.1:8080)
 
 // Order inside a suit, strongest first (docs/rules.md section 1), and card points.
@@ -130,6 +135,11 @@ async function lobbyMode(base) {
   console.log(`registered bot player ${reg.player.id}`);
   const [table, seat] = await findTable(base, key);
   console.log(`seated at table ${table}, seat ${seat}; following the player's event stream`);
+  return follow(base, key, table);
+}
+
+// Plays the player's seat of `matchId` to the end, driven by its event stream.
+async function follow(base, key, matchId) {
   let after = 0;
   let moves = 0;
   for (;;) {
@@ -141,11 +151,11 @@ async function lobbyMode(base) {
     }
     after = page.last_seq;
     for (const event of page.events) {
-      if (event.match_id !== table) continue;
+      if (event.match_id !== matchId) continue;
       if (event.type === "match_started") {
-        console.log(`match ${table} started; playing seat ${event.seat}`);
+        console.log(`match ${matchId} started; playing seat ${event.seat}`);
       } else if (event.type === "your_turn") {
-        moves += await playTurn(base, table, key, event.version);
+        moves += await playTurn(base, matchId, key, event.version);
       } else if (event.type === "match_over") {
         console.log(`final: scores ${JSON.stringify(event.scores)}, winner ${event.winner}, seat ${event.seat}, ${moves} moves`);
         return 0;
@@ -154,10 +164,51 @@ async function lobbyMode(base) {
   }
 }
 
+// Queues for a rated match and plays it, as a registered bot player.
+async function queueMode(base) {
+  let key = process.env.BOTIFARRA_KEY;
+  while (!key) {
+    const [status, reg] = await request(base, "POST", "/v1/players", null, { name: "queue-bot", kind: "bot" });
+    if (status === 429) continue;
+    if (status !== 201) {
+      console.error(`could not register: ${status} ${JSON.stringify(reg)}`);
+      return 1;
+    }
+    key = reg.api_key; // secret: acts for this player's seats in any match
+    console.log(`registered bot player ${reg.player.id}`);
+  }
+  const body = { variant: process.env.QUEUE_VARIANT ?? "pairs", rated: true };
+  if (process.env.QUEUE_FILL_S) body.fill_with_house_bots_after_s = Number(process.env.QUEUE_FILL_S);
+  let status, ticket;
+  do {
+    [status, ticket] = await request(base, "POST", "/v1/queue", key, body);
+  } while (status === 429);
+  if (status !== 201) {
+    console.error(`could not queue: ${status} ${JSON.stringify(ticket)}`);
+    return 1;
+  }
+  console.log(`queued: ticket ${ticket.ticket_id}, rating window ${JSON.stringify(ticket.window)}`);
+  while (ticket.status === "waiting") {
+    const [st, answer] = await request(base, "GET", `/v1/queue/${ticket.ticket_id}?wait_ms=25000`, key);
+    if (st === 200) ticket = answer;
+    else if (st !== 429) {
+      console.error(`cannot read the ticket: ${st} ${JSON.stringify(answer)}`);
+      return 1;
+    }
+  }
+  if (ticket.status !== "matched") {
+    console.error(`ticket ${ticket.status}`);
+    return 1;
+  }
+  console.log(`matched after ${ticket.waited_ms} ms: match ${ticket.match_id}, seat ${ticket.seat}`);
+  return follow(base, key, ticket.match_id);
+}
+
 async function main() {
-  const args = process.argv.slice(2).filter((a) => a !== "--lobby");
+  const args = process.argv.slice(2).filter((a) => a !== "--lobby" && a !== "--queue");
   const base = (args[0] ?? process.env.BOTIFARRA_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
   if (process.argv.includes("--lobby")) return lobbyMode(base);
+  if (process.argv.includes("--queue")) return queueMode(base);
   const seats = [{ kind: "remote", name: "example" }, { kind: "bot" }, { kind: "bot" }, { kind: "bot" }];
   const [status, created] = await request(base, "POST", "/v1/matches", null, { seats, auto_deal: true });
   if (status !== 201) {

@@ -10,7 +10,12 @@ joins the oldest public table with an open seat (or opens a table against
 three house bots and takes its open seat), then follows its player event
 stream and plays whenever the stream says it is its turn.
 
-Usage: python3 bot.py [--lobby] [BASE_URL]   (or env BOTIFARRA_URL;
+With --queue it registers (or uses the key in env BOTIFARRA_KEY), queues
+for a rated match (env QUEUE_VARIANT, default pairs; env QUEUE_FILL_S: fill
+the empty seats with house bots after that many seconds), waits on its
+ticket until it is matched, then plays the match as --lobby does.
+
+Usage: python3 bot.py [--lobby | --queue] [BASE_URL]   (or env BOTIFARRA_URL;
 default http://127.0.0.1:8080)
 """
 
@@ -154,6 +159,11 @@ def lobby_mode(base):
     print(f"registered bot player {reg['player']['id']}")
     table, seat = find_table(base, key)
     print(f"seated at table {table}, seat {seat}; following the player's event stream")
+    return follow(base, key, table)
+
+
+def follow(base, key, match_id):
+    """Plays the player's seat of `match_id` to the end, driven by its event stream."""
     after, moves = 0, 0
     while True:
         status, page = request(base, "GET", f"/v1/players/me/events?after={after}&wait_ms=25000", key)
@@ -164,22 +174,61 @@ def lobby_mode(base):
             return 1
         after = page["last_seq"]
         for event in page["events"]:
-            if event.get("match_id") != table:
+            if event.get("match_id") != match_id:
                 continue
             if event["type"] == "match_started":
-                print(f"match {table} started; playing seat {event['seat']}")
+                print(f"match {match_id} started; playing seat {event['seat']}")
             elif event["type"] == "your_turn":
-                moves += play_turn(base, table, key, event["version"])
+                moves += play_turn(base, match_id, key, event["version"])
             elif event["type"] == "match_over":
                 print(f"final: scores {event['scores']}, winner {event['winner']}, seat {event['seat']}, {moves} moves")
                 return 0
 
 
+def queue_mode(base):
+    """Queues for a rated match and plays it, as a registered bot player."""
+    key = os.environ.get("BOTIFARRA_KEY")
+    if not key:
+        status, reg = request(base, "POST", "/v1/players", body={"name": "queue-bot", "kind": "bot"})
+        if status == 429:
+            return queue_mode(base)
+        if status != 201:
+            print(f"could not register: {status} {reg}", file=sys.stderr)
+            return 1
+        key = reg["api_key"]  # secret: acts for this player's seats in any match
+        print(f"registered bot player {reg['player']['id']}")
+    body = {"variant": os.environ.get("QUEUE_VARIANT", "pairs"), "rated": True}
+    if os.environ.get("QUEUE_FILL_S"):
+        body["fill_with_house_bots_after_s"] = int(os.environ["QUEUE_FILL_S"])
+    while True:
+        status, ticket = request(base, "POST", "/v1/queue", key, body)
+        if status != 429:
+            break
+    if status != 201:
+        print(f"could not queue: {status} {ticket}", file=sys.stderr)
+        return 1
+    print(f"queued: ticket {ticket['ticket_id']}, rating window {ticket['window']}")
+    while ticket["status"] == "waiting":
+        status, answer = request(base, "GET", f"/v1/queue/{ticket['ticket_id']}?wait_ms=25000", key)
+        if status == 200:
+            ticket = answer
+        elif status != 429:
+            print(f"cannot read the ticket: {status} {answer}", file=sys.stderr)
+            return 1
+    if ticket["status"] != "matched":
+        print(f"ticket {ticket['status']}", file=sys.stderr)
+        return 1
+    print(f"matched after {ticket['waited_ms']} ms: match {ticket['match_id']}, seat {ticket['seat']}")
+    return follow(base, key, ticket["match_id"])
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != "--lobby"]
+    args = [a for a in sys.argv[1:] if a not in ("--lobby", "--queue")]
     base = (args[0] if args else os.environ.get("BOTIFARRA_URL", "http://127.0.0.1:8080")).rstrip("/")
     if "--lobby" in sys.argv[1:]:
         return lobby_mode(base)
+    if "--queue" in sys.argv[1:]:
+        return queue_mode(base)
     seats = [{"kind": "remote", "name": "example"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
     status, created = request(base, "POST", "/v1/matches", body={"seats": seats, "auto_deal": True})
     if status != 201:

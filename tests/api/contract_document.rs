@@ -110,6 +110,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/challenges/{id}",
         "/v1/challenges/{id}/accept",
         "/v1/challenges/{id}/decline",
+        "/v1/queue",
+        "/v1/queue/{ticket}",
     ];
     let joins = ["/v1/tables/{id}/join", "/v1/invites/{code}/join"];
     let spectator = [
