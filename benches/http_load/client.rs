@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 use botifarra::rules::random::SplitMix64;
 use rand::RngExt;
 use reqwest::Method;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// An answer: status, JSON body (`Null` when not JSON) and round-trip time.
@@ -16,6 +18,24 @@ pub struct Resp {
     pub body: Value,
     /// From sending the request to having read the whole body.
     pub elapsed: Duration,
+}
+
+/// An answer read as a `T`: status, body and round-trip time.
+pub struct RespOf<T> {
+    /// HTTP status.
+    pub status: u16,
+    /// The body as a `T`.
+    pub body: T,
+    /// From sending the request to having read the whole body.
+    pub elapsed: Duration,
+}
+
+/// The fields of an error answer the tallies name.
+#[derive(Default, Deserialize)]
+pub struct Code {
+    /// The problem's code.
+    #[serde(default)]
+    pub code: Option<String>,
 }
 
 /// A pooled HTTP/1.1 client for one server.
@@ -39,6 +59,38 @@ impl Http {
         Ok(Http {
             client,
             base: base.trim_end_matches('/').to_string(),
+        })
+    }
+
+    /// Sends one request and reads the body as a `T` (its `Default` when
+    /// it is not one, an error answer say): cheaper than a whole
+    /// [`Value`] when only a few fields matter, so that the tool spends
+    /// little of the machine the server shares with it. `Err` only when no
+    /// HTTP answer came back.
+    pub async fn send_as<T: DeserializeOwned + Default>(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<RespOf<T>, String> {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let start = Instant::now();
+        let resp = req.send().await.map_err(|e| transport(&e))?;
+        let status = resp.status().as_u16();
+        let bytes = resp.bytes().await.map_err(|e| transport(&e))?;
+        let elapsed = start.elapsed();
+        let body = serde_json::from_slice(&bytes).unwrap_or_default();
+        Ok(RespOf {
+            status,
+            body,
+            elapsed,
         })
     }
 
@@ -122,6 +174,11 @@ impl Tally {
     pub fn bad_status(&mut self, what: &str, r: &Resp) {
         let code = r.body["code"].as_str().unwrap_or("-");
         self.error(format!("{} {code} ({what})", r.status));
+    }
+
+    /// Notes an unexpected answer to `what`, read as `code`.
+    pub fn bad_code(&mut self, what: &str, status: u16, code: Option<&str>) {
+        self.error(format!("{status} {} ({what})", code.unwrap_or("-")));
     }
 
     /// Adds another worker's tally.

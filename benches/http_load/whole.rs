@@ -18,9 +18,24 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
-use serde_json::json;
+use serde::Deserialize;
+use serde_json::{Value, json};
 
-use super::client::{Http, Rng, Tally};
+use super::client::{Code, Http, Rng, Tally};
+
+/// The fields of a view (or an action's answer) a seat plays by; the rest
+/// of the answer is skipped unread.
+#[derive(Default, Deserialize)]
+struct Brief {
+    #[serde(default)]
+    phase: String,
+    #[serde(default)]
+    turn: Option<u64>,
+    #[serde(default)]
+    legal_actions: Vec<Value>,
+    #[serde(default)]
+    code: Option<String>,
+}
 
 /// Options of the whole mode.
 pub struct WholeArgs {
@@ -88,12 +103,14 @@ async fn play_one(
             return false;
         };
         let v = match http
-            .send(Method::GET, &view_path, Some(token), None, None)
+            .send_as::<Brief>(Method::GET, &view_path, Some(token), None)
             .await
         {
             Ok(v) if v.status == 200 => v,
             Ok(v) => {
-                split.views.bad_status("GET view", &v);
+                split
+                    .views
+                    .bad_code("GET view", v.status, v.body.code.as_deref());
                 return false;
             }
             Err(e) => {
@@ -102,16 +119,13 @@ async fn play_one(
             }
         };
         split.views.latency(v.elapsed);
-        if v.body["phase"] == "match_over" {
+        if v.body.phase == "match_over" {
             split.actions.finished += 1;
             return true;
         }
-        let legal = v.body["legal_actions"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let legal = v.body.legal_actions;
         // The first dealer is drawn: follow the view's turn to it.
-        if let Some(t) = v.body["turn"].as_u64().map(|t| t as usize)
+        if let Some(t) = v.body.turn.map(|t| t as usize)
             && legal.is_empty()
             && t != turn
         {
@@ -131,20 +145,22 @@ async fn play_one(
             .cloned()
             .unwrap_or_else(|| legal[rng.below(legal.len())].clone());
         match http
-            .send(Method::POST, &act_path, Some(token), Some(&action), None)
+            .send_as::<Brief>(Method::POST, &act_path, Some(token), Some(&action))
             .await
         {
             Ok(r) if r.status == 200 => {
                 split.actions.latency(r.elapsed);
                 split.actions.actions += 1;
-                turn = r.body["turn"].as_u64().map_or(0, |t| t as usize);
-                if r.body["phase"] == "match_over" {
+                turn = r.body.turn.map_or(0, |t| t as usize);
+                if r.body.phase == "match_over" {
                     split.actions.finished += 1;
                     return true;
                 }
             }
             Ok(r) => {
-                split.actions.bad_status("POST actions", &r);
+                split
+                    .actions
+                    .bad_code("POST actions", r.status, r.body.code.as_deref());
                 return false;
             }
             Err(e) => {
@@ -190,17 +206,11 @@ async fn reader(
         let (id, token) = &matches[i % matches.len()];
         i += 1;
         match http
-            .send(
-                Method::GET,
-                &format!("/v1/matches/{id}"),
-                Some(token),
-                None,
-                None,
-            )
+            .send_as::<Code>(Method::GET, &format!("/v1/matches/{id}"), Some(token), None)
             .await
         {
             Ok(v) if v.status == 200 => t.latency(v.elapsed),
-            Ok(v) => t.bad_status("GET view", &v),
+            Ok(v) => t.bad_code("GET view", v.status, v.body.code.as_deref()),
             Err(e) => t.error(e),
         }
     }

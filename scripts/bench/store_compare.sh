@@ -59,7 +59,7 @@ run_one() {
     "$LOAD_BIN" --mode whole --url "$BASE" --conns "$conns" --matches "$matches" \
         --seconds "$view_seconds" --redis "$REDIS_URL" || echo "(run reported errors)"
     # Redis's own CPU time per command (what one shard can sustain).
-    redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval|hmget|hget|llen|lrange|exists|ping)[:]' || true
+    redis-cli -p "$REDIS_PORT" info commandstats | grep -E '^cmdstat_(evalsha|eval|multi|exec|hmget|hget|lindex|llen|lrange|exists|ping)[:]' || true
     kill "$SERVER_PID" 2>/dev/null || true
     wait "$SERVER_PID" 2>/dev/null || true
     SERVER_PID=""

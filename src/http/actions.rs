@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::conditional;
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
 use super::schema::SeatNumber;
@@ -97,7 +98,7 @@ async fn act(
         idempotency_key: guards.idempotency_key,
     };
     Ok(match svc.act(id, bearer.0.as_deref(), req).await? {
-        Acted::Applied(view) => HttpResponse::Ok().json(view),
+        Acted::Applied(view) => conditional::json_body(HttpResponse::Ok(), &view),
         Acted::Replayed(body) => HttpResponse::Ok()
             .content_type("application/json")
             .body(body),

@@ -150,27 +150,31 @@ fn percent_decoded(key: &str) -> String {
 /// the target's `access_token` redacted (its own span logs the raw URI).
 pub struct RedactedRootSpan;
 
+/// The route pattern `req` matched, or `default`.
+fn route_of(req: &ServiceRequest) -> String {
+    req.match_pattern().unwrap_or_else(|| "default".into())
+}
+
 impl RootSpanBuilder for RedactedRootSpan {
     fn on_request_start(req: &ServiceRequest) -> Span {
-        let target = req.uri().path_and_query().map_or("", |p| p.as_str());
-        let route = req.match_pattern().unwrap_or_else(|| "default".into());
-        let request_id = req.extensions().get::<RequestId>().copied();
-        let info = req.connection_info();
+        // Every field is computed inside the macro, that is only when the
+        // span is recorded (the route is a pattern match on the path, the
+        // target a copy): at the default log level a request pays for none.
         tracing::info_span!(
             "HTTP request",
             http.method = %req.method(),
-            http.route = %route,
+            http.route = %route_of(req),
             http.flavor = ?req.version(),
-            http.scheme = %info.scheme(),
-            http.host = %info.host(),
-            http.client_ip = %info.realip_remote_addr().unwrap_or(""),
+            http.scheme = %req.connection_info().scheme(),
+            http.host = %req.connection_info().host(),
+            http.client_ip = %req.connection_info().realip_remote_addr().unwrap_or(""),
             http.user_agent = %req.headers().get(header::USER_AGENT).and_then(|h| h.to_str().ok()).unwrap_or(""),
-            http.target = %redacted_target(target),
+            http.target = %redacted_target(req.uri().path_and_query().map_or("", |p| p.as_str())),
             http.status_code = tracing::field::Empty,
-            otel.name = %format!("{} {route}", req.method()),
+            otel.name = %format!("{} {}", req.method(), route_of(req)),
             otel.kind = "server",
             otel.status_code = tracing::field::Empty,
-            request_id = %request_id.map(|r| r.to_string()).unwrap_or_default(),
+            request_id = %req.extensions().get::<RequestId>().copied().map(|r| r.to_string()).unwrap_or_default(),
             exception.message = tracing::field::Empty,
             exception.details = tracing::field::Empty,
         )

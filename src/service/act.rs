@@ -6,6 +6,8 @@
 //! same key with another request is refused with
 //! [`Error::IdempotencyKeyReused`] and changes nothing.
 
+use std::sync::Arc;
+
 use sha2::{Digest, Sha256};
 
 use super::clock::now_ms;
@@ -115,7 +117,7 @@ impl Service {
         req: ActRequest,
     ) -> Result<Acted, Error> {
         for _ in 0..COMMIT_ATTEMPTS {
-            let mut rec = self.load_current(id).await?;
+            let rec = self.load_current(id).await?;
             let seat = self.require_caller(&rec, token).await?;
             if let Some(claimed) = req.seat
                 && claimed != seat
@@ -154,6 +156,7 @@ impl Service {
                 return Err(self.too_large());
             }
             let before = rec.version;
+            let mut rec = Arc::unwrap_or_clone(rec);
             let mut events = Vec::new();
             let mut engine_events = Vec::new();
             rec.game.perform(req.act.by(seat), &mut engine_events)?;
@@ -176,6 +179,7 @@ impl Service {
                 None => None,
             };
             let idempotency = idem_key.as_deref().zip(body.as_deref());
+            let rec = Arc::new(rec);
             match self.save(&rec, before, &events, idempotency).await? {
                 CommitOutcome::Committed { .. } => {
                     metrics::metrics().action(metrics::kind_of(&req.act), "client");

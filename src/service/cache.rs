@@ -9,7 +9,7 @@
 //! therefore never missed; the cache only saves work.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::record::MatchRecord;
 
@@ -23,8 +23,9 @@ pub struct Cached {
     pub version: u64,
     /// How many log entries it replays.
     pub entries: u64,
-    /// The match.
-    pub rec: MatchRecord,
+    /// The match, shared with the requests reading it (a read copies
+    /// nothing; a write makes its own copy).
+    pub rec: Arc<MatchRecord>,
 }
 
 /// Records by match id.

@@ -5,6 +5,8 @@
 //! match, without the view being built, the hint searched or anything
 //! serialized: cheap polling.
 
+use std::sync::Arc;
+
 use super::reads::LegalMoves;
 use super::record::{MatchRecord, MatchView};
 use super::{Error, Service};
@@ -31,7 +33,11 @@ pub enum Conditional<T> {
 
 impl Service {
     /// The match and the tag of what the caller of `token` sees of it.
-    async fn tagged(&self, id: &str, token: Option<&str>) -> Result<(MatchRecord, Tag), Error> {
+    async fn tagged(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Arc<MatchRecord>, Tag), Error> {
         let rec = self.load_current(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         let tag = Tag {

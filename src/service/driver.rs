@@ -144,7 +144,7 @@ impl Driver {
     /// `Busy` when every hint slot stays taken; `Internal` on a failed task.
     pub async fn hint(
         &self,
-        rec: MatchRecord,
+        rec: Arc<MatchRecord>,
         seat: Seat,
         bot: &'static dyn bots::Bot,
     ) -> Result<Action, Error> {

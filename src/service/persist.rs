@@ -4,6 +4,8 @@
 //! then one log entry per commit. Matches stored by servers before that
 //! layout (the whole record as JSON) load and play on in their own layout.
 
+use std::sync::Arc;
+
 use super::cache::Cached;
 use super::clock::now_ms;
 use super::compact;
@@ -30,7 +32,7 @@ impl Service {
         self.store.load(id).await?.ok_or(Error::MatchNotFound)
     }
 
-    pub(super) async fn load(&self, id: &str) -> Result<MatchRecord, Error> {
+    pub(super) async fn load(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
         if let Some((version, entries)) = self.cache.position(id)
             && let Some(rec) = self.load_after(id, version, entries).await?
         {
@@ -42,13 +44,14 @@ impl Service {
             // Stored before the record counted its events.
             rec.last_seq = Some(self.store.last_seq(id).await?);
         }
+        let rec = Arc::new(rec);
         if !rec.legacy_layout {
             self.cache.put(
                 id,
                 Cached {
                     version: rec.version,
                     entries: snap.log.len() as u64,
-                    rec: rec.clone(),
+                    rec: Arc::clone(&rec),
                 },
             );
         }
@@ -63,7 +66,7 @@ impl Service {
         id: &str,
         version: u64,
         entries: u64,
-    ) -> Result<Option<MatchRecord>, Error> {
+    ) -> Result<Option<Arc<MatchRecord>>, Error> {
         let snap = self
             .store
             .load_tail(id, entries, false)
@@ -79,12 +82,14 @@ impl Service {
         if snap.log.is_empty() && snap.version == version {
             return Ok(Some(c.rec));
         }
-        c.entries += compact::apply(&mut c.rec, &snap.log)?;
-        if c.rec.version != snap.version {
+        let mut rec = Arc::unwrap_or_clone(c.rec);
+        c.entries += compact::apply(&mut rec, &snap.log)?;
+        if rec.version != snap.version {
             self.cache.forget(id);
             return Ok(None);
         }
-        let rec = c.rec.clone();
+        let rec = Arc::new(rec);
+        c.rec = Arc::clone(&rec);
         c.version = rec.version;
         self.cache.put(id, c);
         Ok(Some(rec))
@@ -92,7 +97,7 @@ impl Service {
 
     /// Loads a match and plays, within the step budget, what needs no
     /// client: house bots, automatic deals, move clocks that have run out.
-    pub(super) async fn load_current(&self, id: &str) -> Result<MatchRecord, Error> {
+    pub(super) async fn load_current(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
         for _ in 0..ADVANCE_ATTEMPTS {
             let rec = self.load(id).await?;
             let now = now_ms();
@@ -104,7 +109,11 @@ impl Service {
                 rec,
                 events,
                 applied: house,
-            } = self.driver.advance(rec, Vec::new(), now).await?;
+            } = self
+                .driver
+                .advance(Arc::unwrap_or_clone(rec), Vec::new(), now)
+                .await?;
+            let rec = Arc::new(rec);
             if rec.version == before {
                 return Ok(rec);
             }
@@ -124,7 +133,7 @@ impl Service {
     /// `Internal` if the record does not serialize; the store's errors.
     pub(super) async fn save(
         &self,
-        rec: &MatchRecord,
+        rec: &Arc<MatchRecord>,
         before: u64,
         events: &[StoredEvent],
         idempotency: Option<(&str, &str)>,
@@ -161,7 +170,7 @@ impl Service {
                 Cached {
                     version: rec.version,
                     entries: entries + 1,
-                    rec: rec.clone(),
+                    rec: Arc::clone(rec),
                 },
             );
         }

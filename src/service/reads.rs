@@ -1,5 +1,6 @@
 //! Reads: a seat's view, its legal moves, event pages and the record.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::clock::now_ms;
@@ -62,7 +63,7 @@ impl Service {
     /// `seat`'s legal moves in `rec`, with an optional house-bot hint.
     pub(super) async fn legal_moves_of(
         &self,
-        rec: MatchRecord,
+        rec: Arc<MatchRecord>,
         seat: Seat,
         hint: Option<&str>,
     ) -> Result<LegalMoves, Error> {

@@ -108,6 +108,55 @@ async fn a_log_structured_match_loads_with_its_log(store: Arc<dyn MatchStore>) {
     assert_eq!(store.last_seq(&id).await.unwrap(), 3);
 }
 
+async fn load_tail_returns_the_log_after_what_the_reader_holds(store: Arc<dyn MatchStore>) {
+    // A log-structured match whose entries look like a service's log.
+    let id = new_id();
+    let log: Vec<String> = ["Ab", "Cd~17", "Ef"].map(String::from).to_vec();
+    assert!(store.create(&id, 1, "1setup", &log[..1]).await.unwrap());
+    for (v, entry) in [(1, &log[1..2]), (2, &log[2..])] {
+        let c = Commit {
+            state: None,
+            ..commit(v, "unused", entry)
+        };
+        store.commit(&id, c).await.unwrap();
+    }
+    let tail = store.load_tail(&id, 1, false).await.unwrap().unwrap();
+    assert_eq!((tail.version, tail.state.as_str()), (3, ""));
+    assert_eq!(tail.log, log[1..]);
+    let with_state = store.load_tail(&id, 2, true).await.unwrap().unwrap();
+    assert_eq!(
+        (with_state.state.as_str(), &with_state.log[..]),
+        ("1setup", &log[2..])
+    );
+    assert!(
+        store
+            .load_tail(&id, 3, false)
+            .await
+            .unwrap()
+            .unwrap()
+            .log
+            .is_empty()
+    );
+    // A whole snapshot comes with its state, without its list, asked or not.
+    let id = new_id();
+    assert!(
+        store
+            .create(&id, 5, "{\"w\":1}", &events("c", 2))
+            .await
+            .unwrap()
+    );
+    let snap = store.load_tail(&id, 1, false).await.unwrap().unwrap();
+    assert_eq!((snap.version, snap.state.as_str()), (5, "{\"w\":1}"));
+    assert!(snap.log.is_empty());
+    assert!(
+        store
+            .load_tail(&new_id(), 0, false)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
 async fn creating_an_existing_id_changes_nothing(store: Arc<dyn MatchStore>) {
     let id = new_match(&*store, 2).await;
     assert!(
@@ -354,6 +403,7 @@ async fn ping_answers_and_kind_names_the_backend(store: Arc<dyn MatchStore>) {
 all_stores!(
     create_then_load_returns_the_state,
     a_log_structured_match_loads_with_its_log,
+    load_tail_returns_the_log_after_what_the_reader_holds,
     creating_an_existing_id_changes_nothing,
     commit_advances_version_and_numbers_events,
     stale_commit_conflicts_and_changes_nothing,
