@@ -270,15 +270,15 @@ impl MatchStore for RedisStore {
         let [state_key, events_key, _] = keys(id);
         if !with_state && let Conn::Single(_) = self.conn {
             // A reader holding the state (the usual read of a match this
-            // instance has seen) needs no script: a transaction of three
-            // plain commands costs Redis a fraction of a script call. The
-            // log's first element tells the layouts apart (a whole
-            // snapshot's events are JSON objects; a log entry never begins
-            // with `{`); a snapshot is read by the script, with its state.
-            let (version, first, log): (Option<u64>, Option<String>, Vec<String>) = redis::pipe()
+            // instance has seen) needs no script: a transaction of two
+            // plain commands costs Redis a fraction of a script call. Such
+            // a reader holds a match of the compact layout; should the log
+            // it gets back hold a whole snapshot's events (JSON objects; a
+            // log entry never begins with `{`), the script reads it again,
+            // with its state.
+            let (version, log): (Option<u64>, Vec<String>) = redis::pipe()
                 .atomic()
                 .hget(&state_key, "v")
-                .lindex(&events_key, 0)
                 .lrange(&events_key, isize::try_from(from).unwrap_or(isize::MAX), -1)
                 .query_async(&mut self.conn())
                 .await
@@ -286,7 +286,7 @@ impl MatchStore for RedisStore {
             let Some(version) = version else {
                 return Ok(None);
             };
-            if !first.is_some_and(|f| is_snapshot(&f)) {
+            if !log.iter().any(|e| is_snapshot(e)) {
                 return Ok(Some(Snapshot {
                     version,
                     state: String::new(),

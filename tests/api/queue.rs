@@ -167,6 +167,51 @@ async fn two_hundred_players_queue_at_once(apps: &[TestApp]) {
         let view = apps[0].get(&format!("/v1/matches/{m}"), None).await;
         assert_eq!(view.json["phase"], "match_over");
     }
+    // Every other match is ended by its seat 0 forfeiting hand after hand,
+    // through both instances in turn.
+    let holder_of_seat0: HashMap<&str, &str> = seat_of
+        .iter()
+        .filter(|(_, (_, s))| *s == 0)
+        .map(|(p, (m, _))| (m.as_str(), key_of[p.as_str()].key.as_str()))
+        .collect();
+    for (n, m) in matches.keys().enumerate() {
+        for i in 0..200 {
+            let app = &apps[(n + i) % apps.len()];
+            let view = app.get(&format!("/v1/matches/{m}"), None).await;
+            if view.json["phase"] == "match_over" {
+                break;
+            }
+            let r = app
+                .post(
+                    &format!("/v1/matches/{m}/resign"),
+                    Some(holder_of_seat0[m.as_str()]),
+                    json!({}),
+                )
+                .await;
+            assert!(
+                r.status == StatusCode::OK || r.status == StatusCode::CONFLICT,
+                "{}",
+                r.text
+            );
+        }
+    }
+    // Every match ended, and each player's rated result was applied exactly
+    // once: one game in its variant's pool, one history entry, naming its
+    // match.
+    for (pid, (m, _)) in &seat_of {
+        let app = &apps[pid.len() % apps.len()];
+        let view = app.get(&format!("/v1/matches/{m}"), None).await;
+        assert_eq!(view.json["phase"], "match_over", "{m}");
+        let r = app.get(&format!("/v1/players/{pid}/ratings"), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let pools = r.json["pools"].as_array().unwrap();
+        assert_eq!(pools.len(), 1, "{pid}: {}", r.text);
+        assert_eq!(pools[0]["pool"], matches[m.as_str()], "{}", r.text);
+        assert_eq!(pools[0]["games"], 1, "{pid}: {}", r.text);
+        let history = pools[0]["history"].as_array().unwrap();
+        assert_eq!(history.len(), 1, "{pid}: {}", r.text);
+        assert_eq!(history[0]["match_id"], m.as_str(), "{}", r.text);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
