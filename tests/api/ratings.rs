@@ -176,6 +176,29 @@ fn expected_pairs(before: &[Rating], winner: &Value, seat: usize) -> Rating {
     )
 }
 
+/// Checks that each player of a rated pairs match (three new players and
+/// the `random` house bot at seat 3) that ended as `end` has the rating
+/// Glicko-2 gives, after one game; returns their ratings.
+async fn pairs_rated_once(app: &TestApp, players: &[Seated], end: &Value) -> Vec<f64> {
+    let before = [
+        Rating::default(),
+        Rating::default(),
+        Rating::default(),
+        house_anchor("random").unwrap(),
+    ];
+    let mut ratings = Vec::new();
+    for (seat, p) in players.iter().enumerate() {
+        let want = expected_pairs(&before, &end["winner"], seat);
+        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
+        let s = standing(&profile, "pairs");
+        let rating = s["rating"].as_f64().unwrap();
+        assert!(close(rating, want.rating), "{s} vs {want:?}");
+        assert_eq!(s["games"], 1);
+        ratings.push(rating);
+    }
+    ratings
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
 }
@@ -389,23 +412,12 @@ async fn a_resignation_in_a_rated_match_counts(backend: Backend) {
     let end = view(&app, &id).await;
     assert_eq!(end["phase"], "match_over");
     assert_eq!(end["winner"], 1, "the resigning side lost");
-    let random = house_anchor("random").unwrap();
-    let before = [
-        Rating::default(),
-        Rating::default(),
-        Rating::default(),
-        random,
-    ];
-    for (seat, p) in players.iter().enumerate() {
-        let want = expected_pairs(&before, &end["winner"], seat);
-        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
-        let s = standing(&profile, "pairs");
-        assert!(
-            close(s["rating"].as_f64().unwrap(), want.rating),
-            "{s} vs {want:?}"
-        );
-        assert_eq!(s["games"], 1);
-        let moved = s["rating"].as_f64().unwrap() - 1500.0;
+    for (seat, rating) in pairs_rated_once(&app, &players, &end)
+        .await
+        .iter()
+        .enumerate()
+    {
+        let moved = rating - 1500.0;
         assert!(
             if seat % 2 == 0 {
                 moved < 0.0
@@ -496,23 +508,7 @@ async fn hands_forfeited_on_the_clock_count(backend: Backend) {
         hands.iter().all(|h| !h["forfeit"].is_null()),
         "every hand was forfeited: {hands:?}"
     );
-    let random = house_anchor("random").unwrap();
-    let before = [
-        Rating::default(),
-        Rating::default(),
-        Rating::default(),
-        random,
-    ];
-    for (seat, p) in players.iter().enumerate() {
-        let want = expected_pairs(&before, &end["winner"], seat);
-        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
-        let s = standing(&profile, "pairs");
-        assert!(
-            close(s["rating"].as_f64().unwrap(), want.rating),
-            "{s} vs {want:?}"
-        );
-        assert_eq!(s["games"], 1);
-    }
+    pairs_rated_once(&app, &players, &end).await;
 }
 
 both_stores!(
