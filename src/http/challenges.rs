@@ -49,7 +49,8 @@ pub async fn create_challenge(
     let key = player_key(bearer.0)?;
     let req: CreateChallenge = parse_body(&body)?;
     let made = Lobby::of(&svc).create_challenge(&key, req.into()).await?;
-    Ok(HttpResponse::Created().json(Challenge::from(made)))
+    let location = format!("/v1/challenges/{}", made.challenge_id);
+    Ok(super::created(location).json(Challenge::from(made)))
 }
 
 /// The caller's pending challenges: those it is invited to (`incoming`)

@@ -1,7 +1,6 @@
 //! The `/v1/matches` resources that create and read matches (the action
 //! resources are in `actions.rs`).
 
-use actix_web::http::header;
 use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
@@ -66,9 +65,7 @@ pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpRes
     let req: CreateMatch = parse_body(&body)?;
     let created = svc.create(req.into()).await?;
     let location = format!("/v1/matches/{}", created.match_id);
-    Ok(HttpResponse::Created()
-        .insert_header((header::LOCATION, location))
-        .json(Created::from(created)))
+    Ok(super::created(location).json(Created::from(created)))
 }
 
 /// The match as the token's seat sees it (spectator view without a token).

@@ -200,6 +200,13 @@ impl Default for ServeOptions {
     }
 }
 
+/// A `201 Created` whose `Location` is the new resource's path.
+pub(crate) fn created(location: String) -> actix_web::HttpResponseBuilder {
+    let mut response = actix_web::HttpResponse::Created();
+    response.insert_header((actix_web::http::header::LOCATION, location));
+    response
+}
+
 fn cors(origins: &[String]) -> actix_cors::Cors {
     let base = actix_cors::Cors::default()
         .allow_any_method()

@@ -60,10 +60,12 @@ pub async fn create_player(svc: Data<Service>, body: JsonBytes) -> Result<HttpRe
             kind: req.kind.into(),
         })
         .await?;
-    Ok(HttpResponse::Created().json(Registered {
-        player: done.player.into(),
-        api_key: done.api_key,
-    }))
+    Ok(
+        super::created(format!("/v1/players/{}", done.player.id)).json(Registered {
+            player: done.player.into(),
+            api_key: done.api_key,
+        }),
+    )
 }
 
 /// The caller's own profile.

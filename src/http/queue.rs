@@ -219,7 +219,8 @@ pub async fn join_queue(
             },
         )
         .await?;
-    Ok(HttpResponse::Created().json(Ticket::from(ticket)))
+    let location = format!("/v1/queue/{}", ticket.ticket.id);
+    Ok(super::created(location).json(Ticket::from(ticket)))
 }
 
 /// Query of `GET /v1/queue/{ticket}`.

@@ -37,7 +37,8 @@ use crate::service::{Error, Service};
 pub async fn create_table(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateTable = parse_body(&body)?;
     let created = Lobby::of(&svc).create_table(req.into()).await?;
-    Ok(HttpResponse::Created().json(TableCreated::from(created)))
+    let location = format!("/v1/tables/{}", created.table.table_id);
+    Ok(super::created(location).json(TableCreated::from(created)))
 }
 
 /// A table: its seats, who sits there, and its match once started.

@@ -258,8 +258,50 @@ async fn resuming_after_an_event_the_match_never_made_is_refused(backend: Backen
     assert_eq!(r.status, 400, "{}", r.text);
 }
 
+/// Posts `body` to `path` (with `key` as the bearer): a `201` whose
+/// `Location` leads, with the same key, to what it made.
+async fn created_at(app: &TestApp, path: &str, key: Option<&str>, body: Value) -> (String, Value) {
+    let mut req = app.client.post(format!("{}{path}", app.base)).json(&body);
+    if let Some(k) = key {
+        req = req.bearer_auth(k);
+    }
+    let r = req.send().await.unwrap();
+    assert_eq!(r.status(), 201, "POST {path}");
+    let location = header(&r, "location");
+    let made: Value = r.json().await.unwrap();
+    let read = app.get(&location, key).await;
+    assert_eq!(read.status, 200, "GET {location}: {}", read.text);
+    (location, made)
+}
+
+async fn every_creation_is_at_its_location(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let body = json!({"name": "ana", "kind": "bot"});
+    let (location, ana) = created_at(&app, "/v1/players", None, body).await;
+    let id = ana["player"]["id"].as_str().unwrap();
+    assert_eq!(location, format!("/v1/players/{id}"));
+    let key = ana["api_key"].as_str().unwrap();
+    let body = json!({"name": "bru", "kind": "bot"});
+    let (_, bru) = created_at(&app, "/v1/players", None, body).await;
+    let body =
+        json!({"seats": [{"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]});
+    let (location, table) = created_at(&app, "/v1/tables", None, body).await;
+    let table_id = table["table"]["table_id"].as_str().unwrap();
+    assert_eq!(location, format!("/v1/tables/{table_id}"));
+    let body = json!({"variant": "abarrotada", "rated": false});
+    let (location, ticket) = created_at(&app, "/v1/queue", Some(key), body).await;
+    let ticket_id = ticket["ticket_id"].as_str().unwrap();
+    assert_eq!(location, format!("/v1/queue/{ticket_id}"));
+    let body =
+        json!({"variant": "pairs", "opponents": [bru["player"]["id"]], "fill_with": "medium"});
+    let (location, challenge) = created_at(&app, "/v1/challenges", Some(key), body).await;
+    let challenge_id = challenge["challenge_id"].as_str().unwrap();
+    assert_eq!(location, format!("/v1/challenges/{challenge_id}"));
+}
+
 both_stores!(
     created_match_is_at_its_location,
+    every_creation_is_at_its_location,
     views_carry_an_etag_and_answer_304_while_unchanged,
     a_known_path_asked_with_another_method_answers_405_with_allow,
     a_reused_idempotency_key_with_another_request_is_refused,
