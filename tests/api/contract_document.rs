@@ -104,6 +104,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/players/me",
         "/v1/players/me/key",
         "/v1/players/me/events",
+        "/v1/queue",
+        "/v1/queue/{ticket}",
     ];
     let joins = ["/v1/tables/{id}/join", "/v1/invites/{code}/join"];
     let spectator = [
