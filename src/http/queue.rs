@@ -7,11 +7,12 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, parse_body};
+use super::players::player_key;
 use super::schema::SeatNumber;
 use crate::lobby::Lobby;
 use crate::lobby::queue::{self, TicketStatus as Status};
 use crate::rules::{Seat, Variant};
-use crate::service::{Error, Service};
+use crate::service::Service;
 
 /// The body of `POST /v1/queue`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -157,17 +158,6 @@ impl From<queue::TicketView> for Ticket {
     }
 }
 
-fn player_key(bearer: Bearer) -> Result<String, ApiError> {
-    match bearer.0 {
-        Some(k) if k.starts_with(crate::lobby::records::KEY_PREFIX) => Ok(k),
-        Some(_) => Err(Error::Unauthorized("this is not a player API key".into()).into()),
-        None => Err(Error::Unauthorized(
-            "send the player's API key as `Authorization: Bearer <key>`".into(),
-        )
-        .into()),
-    }
-}
-
 /// Queue for a match.
 ///
 /// The ticket waits in the pool of its variant, rated or casual, and is
@@ -203,7 +193,7 @@ pub async fn join_queue(
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    let key = player_key(bearer)?;
+    let key = player_key(bearer.0)?;
     let req: QueueRequest = parse_body(&body)?;
     let ticket = Lobby::of(&svc)
         .enqueue(
@@ -258,7 +248,7 @@ pub async fn get_ticket(
     id: Path<String>,
     q: Query<TicketQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = player_key(bearer)?;
+    let key = player_key(bearer.0)?;
     let ticket = Lobby::of(&svc)
         .ticket(&key, &id, q.wait_ms.unwrap_or(0))
         .await?;
@@ -285,7 +275,7 @@ pub async fn leave_queue(
     bearer: Bearer,
     id: Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = player_key(bearer)?;
+    let key = player_key(bearer.0)?;
     let ticket = Lobby::of(&svc).leave_queue(&key, &id).await?;
     Ok(HttpResponse::Ok().json(Ticket::from(ticket)))
 }
