@@ -13,7 +13,6 @@ use utoipa::IntoParams;
 use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::i18n::Lang;
-use super::limit::Limiter;
 use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
 use crate::lobby::{Lobby, NewPlayer};
@@ -201,23 +200,8 @@ pub async fn events(
             .await?;
         return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
     }
-    let last_event_id = match req.headers().get("last-event-id") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .and_then(|s| s.trim().parse::<u64>().ok())
-                .ok_or_else(|| {
-                    ApiError::from(Error::InvalidRequest(
-                        "Last-Event-ID must be an event number".into(),
-                    ))
-                })?,
-        ),
-    };
-    let slot = match req.app_data::<Data<Limiter>>() {
-        Some(limiter) => limiter.open_stream(&req)?,
-        None => return Err(Error::Internal("no limiter".into()).into()),
-    };
+    let last_event_id = super::stream::last_event_id(&req)?;
+    let slot = super::stream::open_stream_slot(&req)?;
     let lang = Lang::of(&req);
     let state = (
         slot,

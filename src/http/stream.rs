@@ -90,25 +90,10 @@ pub async fn stream_events(
     q: Query<StreamQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let last_event_id = match req.headers().get("last-event-id") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .and_then(|s| s.trim().parse::<u64>().ok())
-                .ok_or_else(|| {
-                    ApiError::from(Error::InvalidRequest(
-                        "Last-Event-ID must be an event number".into(),
-                    ))
-                })?,
-        ),
-    };
+    let last_event_id = last_event_id(&req)?;
     let after = last_event_id.or(q.after).unwrap_or(0);
     let token = header_or_query_token(bearer, q.access_token.as_deref())?;
-    let slot = match req.app_data::<Data<Limiter>>() {
-        Some(limiter) => limiter.open_stream(&req)?,
-        None => return Err(ApiError::from(Error::Internal("no limiter".into()))),
-    };
+    let slot = open_stream_slot(&req)?;
     // Check the match, the token and the resume point before the stream
     // starts: an event the match never made is refused with `400`.
     let phase = svc.view(&id, token.as_deref()).await?.game.phase;
@@ -170,4 +155,30 @@ pub async fn stream_events(
         .insert_header(("Cache-Control", "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(body))
+}
+
+/// The `Last-Event-ID` a reconnecting event-source client sends, if any.
+///
+/// # Errors
+/// `400` when it is not an event number.
+pub(super) fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+    let Some(v) = req.headers().get("last-event-id") else {
+        return Ok(None);
+    };
+    v.to_str()
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(Some)
+        .ok_or_else(|| Error::InvalidRequest("Last-Event-ID must be an event number".into()).into())
+}
+
+/// One of the client address's stream slots, held while the stream lives.
+///
+/// # Errors
+/// `429` when the address holds as many streams as it may.
+pub(super) fn open_stream_slot(req: &HttpRequest) -> Result<Slot, ApiError> {
+    match req.app_data::<Data<Limiter>>() {
+        Some(limiter) => limiter.open_stream(req),
+        None => Err(Error::Internal("no limiter".into()).into()),
+    }
 }
