@@ -307,8 +307,7 @@ pub fn serve_split(
     svc: Arc<Service>,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
-    crate::lobby::challenges::spawn_sweeper(&svc);
-    crate::lobby::queue::spawn_ticker(Arc::downgrade(&svc));
+    crate::lobby::spawn_housekeeping(&svc);
     let data = Data::from(svc);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let access = Data::new(metrics::MetricsAccess {

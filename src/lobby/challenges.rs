@@ -13,7 +13,6 @@
 //! instance runs over the index of pending challenges), and only that
 //! write announces it.
 
-use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -24,9 +23,7 @@ use super::store::Doc;
 use crate::bots;
 use crate::rating;
 use crate::rules::{Rules, Seat, Side, Variant};
-use crate::service::{
-    self, Error, NewMatch, NewSeat, OnTimeout, SeatKind, Service, clock_now_ms, rfc3339,
-};
+use crate::service::{self, Error, NewMatch, NewSeat, OnTimeout, SeatKind, clock_now_ms, rfc3339};
 
 /// Compare-and-set attempts of a write before answering `busy`.
 const ATTEMPTS: usize = 32;
@@ -45,8 +42,6 @@ pub const MAX_PENDING_OUT: usize = 50;
 const LIST_SCAN: usize = 500;
 /// The index of pending challenges, ordered by expiry (`<ms>:<id>`).
 const PENDING_INDEX: &str = "challenges:pending";
-/// How often each instance looks for challenges past their expiry.
-const SWEEP_EVERY: Duration = Duration::from_secs(1);
 /// Challenges the sweeper expires per round, at most.
 const SWEEP_BATCH: usize = 64;
 
@@ -885,30 +880,6 @@ fn closed(status: ChallengeStatus) -> Error {
         }
         .into(),
     )
-}
-
-/// Starts, on the current Tokio runtime, the task that expires this
-/// instance's share of the challenges past their expiry (each instance
-/// runs one; the compare-and-set to `expired` makes sure each expiry is
-/// announced once). It ends when the service is dropped.
-pub fn spawn_sweeper(svc: &Arc<Service>) {
-    let Ok(rt) = tokio::runtime::Handle::try_current() else {
-        return;
-    };
-    let weak: Weak<Service> = Arc::downgrade(svc);
-    rt.spawn(async move {
-        let mut tick = tokio::time::interval(SWEEP_EVERY);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tick.tick().await;
-            let Some(svc) = weak.upgrade() else {
-                return;
-            };
-            if let Err(e) = Lobby::of(&svc).sweep_challenges().await {
-                tracing::debug!(error = %e, "challenge sweep failed");
-            }
-        }
-    });
 }
 
 #[cfg(test)]

@@ -28,6 +28,9 @@ pub mod records;
 pub mod store;
 mod tables;
 
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
 use crate::service::Service;
 
 pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
@@ -46,4 +49,38 @@ impl<'a> Lobby<'a> {
     pub fn of(svc: &'a Service) -> Lobby<'a> {
         Lobby { svc }
     }
+}
+
+/// How often each instance runs the lobby's housekeeping.
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(1);
+
+/// Starts, on the current Tokio runtime, this instance's lobby
+/// housekeeping, once a second for as long as the service lives: a
+/// matching pass over every queue pool (so that expiry and house-bot
+/// filling happen on time even when no request comes), and the expiry of
+/// challenges past their time. Every instance runs it; the
+/// compare-and-set writes make sure each match is formed, and each expiry
+/// announced, once.
+pub fn spawn_housekeeping(svc: &Arc<Service>) {
+    let Ok(rt) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let weak: Weak<Service> = Arc::downgrade(svc);
+    rt.spawn(async move {
+        let mut tick = tokio::time::interval(HOUSEKEEPING_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(svc) = weak.upgrade() else {
+                return;
+            };
+            let lobby = Lobby::of(&svc);
+            if let Err(e) = lobby.pass_all().await {
+                tracing::warn!(error = %e, "queue pass failed");
+            }
+            if let Err(e) = lobby.sweep_challenges().await {
+                tracing::debug!(error = %e, "challenge sweep failed");
+            }
+        }
+    });
 }

@@ -12,7 +12,6 @@
 //! finish. A player has one waiting ticket at a time: its `queued`
 //! document names it, and is claimed by compare-and-set too.
 
-use std::sync::Weak;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -22,7 +21,7 @@ use super::records::{self, PlayerEvent, PlayerKind};
 use super::store::Doc;
 use crate::rating;
 use crate::rules::{Seat, Variant};
-use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, Service, clock_now_ms, rfc3339};
+use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, clock_now_ms, rfc3339};
 
 /// Compare-and-set attempts on a pool before answering `busy`.
 const ATTEMPTS: usize = 200;
@@ -40,8 +39,6 @@ pub const WINDOW_EVERY_MS: u64 = 10_000;
 pub const WINDOW_MAX: f64 = 1000.0;
 /// How long a finished ticket stays readable.
 const KEEP_FINISHED: Duration = Duration::from_secs(24 * 3600);
-/// How often each instance's ticker runs a pass over the pools.
-const TICK: Duration = Duration::from_millis(1000);
 /// The house bots the queue fills seats with, by their anchor rating.
 const FILL_BOTS: [&str; 5] = ["random", "easy", "medium", "hard", "expert"];
 
@@ -527,7 +524,7 @@ impl Lobby<'_> {
             if view.ticket.status != TicketStatus::Waiting || now >= deadline {
                 return Ok(view);
             }
-            let nap = (deadline - now).min(TICK.as_millis() as u64);
+            let nap = (deadline - now).min(super::HOUSEKEEPING_EVERY.as_millis() as u64);
             last = store
                 .wait_events(&me.id, last, Duration::from_millis(nap))
                 .await?;
@@ -931,26 +928,6 @@ impl Lobby<'_> {
             window,
         })
     }
-}
-
-/// Runs a matching pass over every pool each second, for as long as the
-/// service lives: expiry and house-bot filling happen on time even when no
-/// request comes.
-pub fn spawn_ticker(svc: Weak<Service>) {
-    let Ok(rt) = tokio::runtime::Handle::try_current() else {
-        return;
-    };
-    rt.spawn(async move {
-        loop {
-            tokio::time::sleep(TICK).await;
-            let Some(svc) = svc.upgrade() else {
-                return;
-            };
-            if let Err(e) = Lobby::of(&svc).pass_all().await {
-                tracing::warn!(error = %e, "queue pass failed");
-            }
-        }
-    });
 }
 
 #[cfg(test)]
