@@ -176,16 +176,22 @@ fn expected_pairs(before: &[Rating], winner: &Value, seat: usize) -> Rating {
     )
 }
 
-/// Checks that each player of a rated pairs match (three new players and
-/// the `random` house bot at seat 3) that ended as `end` has the rating
-/// Glicko-2 gives, after one game; returns their ratings.
-async fn pairs_rated_once(app: &TestApp, players: &[Seated], end: &Value) -> Vec<f64> {
-    let before = [
+/// The ratings a rated pairs match of [`rated_match`] records: three new
+/// players and the `random` house bot at seat 3.
+fn pairs_before() -> [Rating; 4] {
+    [
         Rating::default(),
         Rating::default(),
         Rating::default(),
         house_anchor("random").unwrap(),
-    ];
+    ]
+}
+
+/// Checks that each player of a rated pairs match (three new players and
+/// the `random` house bot at seat 3) that ended as `end` has the rating
+/// Glicko-2 gives, after one game; returns their ratings.
+async fn pairs_rated_once(app: &TestApp, players: &[Seated], end: &Value) -> Vec<f64> {
+    let before = pairs_before();
     let mut ratings = Vec::new();
     for (seat, p) in players.iter().enumerate() {
         let want = expected_pairs(&before, &end["winner"], seat);
@@ -220,13 +226,7 @@ async fn a_rated_pairs_match_moves_ratings_as_glicko2_computes(backend: Backend)
     play_out(&[&app], &id, &players).await;
     let end = view(&app, &id).await;
     assert_eq!(end["phase"], "match_over");
-    let random = house_anchor("random").unwrap();
-    let before = [
-        Rating::default(),
-        Rating::default(),
-        Rating::default(),
-        random,
-    ];
+    let before = pairs_before();
 
     let mut board_ids = Vec::new();
     for (seat, p) in players.iter().enumerate() {
@@ -542,13 +542,7 @@ async fn two_instances_race_every_move_of_a_rated_match_and_rate_it_once() {
     play_out(&[&a, &b], &id, &players).await;
     let end = view(&b, &id).await;
     assert_eq!(end["phase"], "match_over");
-    let random = house_anchor("random").unwrap();
-    let before = [
-        Rating::default(),
-        Rating::default(),
-        Rating::default(),
-        random,
-    ];
+    let before = pairs_before();
     let mut first = Vec::new();
     for (seat, p) in players.iter().enumerate() {
         let want = expected_pairs(&before, &end["winner"], seat);
