@@ -9,9 +9,9 @@
 //! match is then created under the challenge's id through the ordinary
 //! create path (which happens once); whoever reads a challenge found
 //! `starting` finishes the start. A pending challenge past its expiry is
-//! marked `expired` by whoever notices first (a read, or the sweeper each
-//! instance runs over the index of pending challenges), and only that
-//! write announces it.
+//! marked `expired` by whoever notices first (a read, or the sweep each
+//! instance's lobby housekeeping makes over the index of pending
+//! challenges), and only that write announces it.
 
 use std::time::Duration;
 
@@ -42,7 +42,7 @@ pub const MAX_PENDING_OUT: usize = 50;
 const LIST_SCAN: usize = 500;
 /// The index of pending challenges, ordered by expiry (`<ms>:<id>`).
 const PENDING_INDEX: &str = "challenges:pending";
-/// Challenges the sweeper expires per round, at most.
+/// Challenges one housekeeping sweep expires, at most.
 const SWEEP_BATCH: usize = 64;
 
 /// Where a challenge stands.

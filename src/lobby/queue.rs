@@ -585,7 +585,7 @@ impl Lobby<'_> {
     }
 
     /// One pass over every pool that has waiting tickets or unfinished
-    /// matches (what each instance's ticker runs).
+    /// matches (what each instance's lobby housekeeping runs).
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
