@@ -32,7 +32,7 @@ pub use report::{ArenaReport, BotStats, Estimate};
 #[derive(Debug, Clone, Args)]
 pub struct ArenaArgs {
     /// Player A: a house bot (`heuristic`, `random`, `montecarlo`),
-    /// `montecarlo:<playouts>:<max_ms>[:heuristic|greedy]`, or an external
+    /// `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`, or an external
     /// bot's `http://` URL.
     #[arg(long, default_value = "heuristic")]
     pub a: String,
@@ -68,7 +68,7 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     /// A player name that is neither a house bot nor a URL.
-    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy], expert:<samples>:<nodes>[:<max_tricks>], or an http:// URL", names = crate::bots::NAMES.join(", "))]
+    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer], expert:<samples>:<nodes>[:<max_tricks>], or an http:// URL", names = crate::bots::NAMES.join(", "))]
     UnknownBot(String),
     /// An external bot failed.
     #[error("external bot {url}: {detail}")]
@@ -233,6 +233,19 @@ fn set_seed(seed: u64, i: u32) -> Seed {
     s
 }
 
+/// The random numbers of the decision taken after `version` actions of set
+/// `i`: the same in every seating of the set, so two players running the
+/// same algorithm in the same position decide alike (common random numbers:
+/// what they share cancels out of the deal's result instead of adding
+/// noise to it).
+fn decision_rng(seed: u64, i: u32, version: u64) -> Xoshiro256PlusPlus {
+    let mut x = seed ^ u64::from(i).rotate_left(32) ^ version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    // SplitMix64's finaliser: nearby inputs give unrelated seeds.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Xoshiro256PlusPlus::seed_from_u64(x ^ (x >> 31))
+}
+
 /// The seats as the API's view lists them: A's and B's, each a house bot
 /// (`bot`, with the name it was given) or a remote seat (an external bot).
 fn seats(args: &ArenaArgs, players: &[Player; 2], mask: u8) -> Vec<SeatInfo> {
@@ -289,7 +302,6 @@ fn play_duplicate(
     for (k, &mask) in seat_list.iter().enumerate() {
         let mut m = Match::new(rules.clone(), set_seed(args.seed, i))
             .map_err(|e| ArenaError::Engine(e.to_string()))?;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed ^ (u64::from(i) << 8) ^ k as u64);
         let mut events: Vec<Event> = Vec::new();
         let mut api = Table {
             match_id: format!("arena-{}-{i}-{k}", args.seed),
@@ -307,6 +319,7 @@ fn play_duplicate(
             } else {
                 let view = m.view(Some(seat));
                 let (t, cpu) = (Instant::now(), thread_cpu_nanos());
+                let mut rng = decision_rng(args.seed, i, api.version);
                 let (action, round_trip) = players[who].choose(&view, &api, &mut rng)?;
                 match round_trip {
                     // An external bot: the wall time of its HTTP round trip.

@@ -32,7 +32,7 @@ pub enum Player {
 
 impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
-    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy]`
+    /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`
     /// for a Monte Carlo bot with that budget (and rollout policy),
     /// `expert:<samples>:<nodes>[:<max_tricks>]` for an expert bot with that
     /// budget per card decision, or an `http://` URL for an external bot.
@@ -53,19 +53,30 @@ impl Player {
         if let Some(budget) = name.strip_prefix("montecarlo:") {
             let parts: Vec<&str> = budget.split(':').collect();
             let number = |i: usize| parts.get(i).and_then(|p| p.parse::<u64>().ok());
-            let rollout = match parts.get(2).copied() {
-                None | Some("heuristic") => Some(Rollout::Heuristic),
-                Some("greedy") => Some(Rollout::Greedy),
-                Some(_) => None,
-            };
-            if let (Some(playouts), Some(max_ms), Some(rollout), true) =
-                (number(0), number(1), rollout, parts.len() <= 3)
+            // After the budget: the rollout and `infer`, in any order.
+            let mut bot = Some(MonteCarloBot::DEFAULT);
+            for option in parts.iter().skip(2) {
+                bot = bot.and_then(|b| match *option {
+                    "heuristic" => Some(MonteCarloBot {
+                        rollout: Rollout::Heuristic,
+                        ..b
+                    }),
+                    "greedy" => Some(MonteCarloBot {
+                        rollout: Rollout::Greedy,
+                        ..b
+                    }),
+                    "infer" => Some(MonteCarloBot { infer: true, ..b }),
+                    _ => None,
+                });
+            }
+            if let (Some(playouts), Some(max_ms), Some(bot), true) =
+                (number(0), number(1), bot, parts.len() <= 4)
             {
                 let playouts = u32::try_from(playouts).unwrap_or(u32::MAX);
                 return Ok(Player::MonteCarlo(MonteCarloBot {
                     playouts,
                     max_ms,
-                    rollout,
+                    ..bot
                 }));
             }
         }

@@ -13,29 +13,32 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
+use super::MonteCarloBot;
 use super::bidding::{choose_double, choose_trump};
+use super::inference::replay;
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, rollout, value};
 use super::sample::Sampler;
-use crate::rules::contract::{Call, TrumpChoice};
+use crate::rules::contract::TrumpChoice;
 use crate::rules::view::GameView;
 use crate::rules::{Action, CardSet, Match, Phase, Trump};
 
 /// The best bidding action for `view` (phase `choosing_trump` or
-/// `doubling`) within `playouts` playouts and `max_ms` milliseconds, played
-/// out with `policy`; `None` when the position cannot be rebuilt.
+/// `doubling`) within `bot`'s playouts and milliseconds, played out with its
+/// rollout (each deal weighed by the bidding so far when it infers); `None`
+/// when the position cannot be rebuilt.
 pub fn choose_bid(
     view: &GameView,
-    playouts: u32,
-    max_ms: u64,
-    policy: Rollout,
+    bot: &MonteCarloBot,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Action> {
+    let (playouts, policy) = (bot.playouts, bot.rollout);
     let start = Instant::now();
-    let limit = Duration::from_millis(max_ms);
+    let limit = Duration::from_millis(bot.max_ms);
     let k = Knowledge::from_view(view);
     let base = rebuild(view, k.hand)?;
     let sampler = Sampler::new(&k);
+    let bidding = bot.bidding(view);
     let candidates: Vec<Action> = view
         .legal_actions
         .iter()
@@ -57,11 +60,12 @@ pub fn choose_bid(
     let mut done = 0u32;
     while done + per_deal <= playouts.max(per_deal) {
         let deal = sampler.sample(rng);
+        let w = bidding.weight(&deal);
         let mut m = base.clone();
         m.set_cards(deal);
         for (sum, &a) in sums.iter_mut().zip(&candidates) {
             let mut trial = m.clone();
-            *sum += play_out(&mut trial, k.seat, a, policy)?;
+            *sum += w * play_out(&mut trial, k.seat, a, policy)?;
         }
         done += per_deal;
         if start.elapsed() >= limit {
@@ -79,36 +83,8 @@ pub fn choose_bid(
 /// A scratch match at the view's position, the seat holding `own` and the
 /// others nothing yet.
 fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
-    let me = view.you?;
-    let mut dealt = [CardSet::EMPTY; 4];
-    dealt[me as usize] = own;
-    let mut m = Match::from_deal(view.rules.clone(), view.hand_number, view.dealer, dealt).ok()?;
-    let mut events = Vec::new();
-    for c in &view.choices {
-        m.apply(c.seat, Action::Trump { choice: c.choice }, &mut events)
-            .ok()?;
-    }
-    // An Estevet's contro is listed first among the doubles but is part of
-    // the delegation; passes are not listed and are put back in order.
-    let estevet = view
-        .choices
-        .iter()
-        .any(|c| c.choice == TrumpChoice::Estevet);
-    let mut calls = view.calls.iter().skip(usize::from(estevet)).peekable();
-    while m.phase() == Phase::Doubling {
-        let turn = m.turn()?;
-        let next = calls.peek().map(|c| (c.seat, c.call));
-        let call = match next {
-            Some((seat, call)) if seat == turn => {
-                calls.next();
-                call
-            }
-            None if turn == me => break,
-            _ => Call::Pass,
-        };
-        m.apply(turn, Action::Double { call }, &mut events).ok()?;
-    }
-    (m.phase() == view.phase && m.turn() == Some(me)).then_some(m)
+    let m = replay(view, own, |_, _, _| {})?;
+    (m.phase() == view.phase && m.turn() == view.you).then_some(m)
 }
 
 /// Plays `action` for `me`, lets the heuristic finish the bidding, plays the

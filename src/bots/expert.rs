@@ -71,7 +71,10 @@ impl ExpertBot {
         min_samples: 10,
         max_tricks: 6,
         max_ms: 100,
-        early: MonteCarloBot::DEFAULT,
+        early: MonteCarloBot {
+            infer: true,
+            ..MonteCarloBot::DEFAULT
+        },
     };
 }
 
@@ -117,16 +120,20 @@ impl ExpertBot {
             return None;
         }
         let sampler = Sampler::new(&k);
+        let bidding = self.early.bidding(view);
         let candidates: Vec<Card> = cards.iter().collect();
-        let mut sums = vec![0i64; candidates.len()];
+        let mut sums = vec![0f64; candidates.len()];
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
         // The most one deal can move a card's total: every point left.
         let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
-        let spread = (72 - taken).max(0);
+        let spread = (72 - taken).max(0) as f64;
         let mut nodes = 0u64;
         let mut done = 0u32;
         while done < self.samples {
-            root.set_cards(sampler.sample(rng));
+            let deal = sampler.sample(rng);
+            // At most 1: a weighed deal moves a total by at most `spread`.
+            let w = bidding.weight(&deal);
+            root.set_cards(deal);
             let budget = if done == 0 {
                 self.nodes / u64::from(self.min_samples.max(1))
             } else {
@@ -138,10 +145,10 @@ impl ExpertBot {
             let Some(values) = values else { break };
             for (sum, c) in sums.iter_mut().zip(&candidates) {
                 let v = values.iter().find(|(d, _)| d == c).map_or(0, |(_, v)| *v);
-                *sum += i64::from(v);
+                *sum += w * f64::from(v);
             }
             done += 1;
-            if dominates(&sums, spread * i64::from(self.samples - done)) || start.elapsed() >= limit
+            if dominates(&sums, spread * f64::from(self.samples - done)) || start.elapsed() >= limit
             {
                 break;
             }
@@ -150,11 +157,11 @@ impl ExpertBot {
             return None;
         }
         let preferred = choose_card(&k, cards);
-        let best = sums.iter().copied().max().unwrap_or(0);
+        let best = sums.iter().copied().fold(f64::MIN, f64::max);
         let tied: Vec<Card> = candidates
             .iter()
             .zip(&sums)
-            .filter(|(_, s)| **s == best)
+            .filter(|(_, s)| **s >= best - 1e-9)
             .map(|(c, _)| *c)
             .collect();
         let card = if tied.contains(&preferred) {
@@ -172,15 +179,14 @@ impl ExpertBot {
 
 /// Whether the best total leads every other by more than `rest` (what the
 /// remaining samples could still change).
-fn dominates(sums: &[i64], rest: i64) -> bool {
-    let best = sums.iter().copied().max().unwrap_or(0);
+fn dominates(sums: &[f64], rest: f64) -> bool {
+    let best = sums.iter().copied().fold(f64::MIN, f64::max);
     let second = sums
         .iter()
         .copied()
-        .filter(|&s| s != best)
-        .max()
-        .unwrap_or(i64::MIN / 2);
-    sums.iter().filter(|&&s| s == best).count() == 1 && best - second > rest
+        .filter(|&s| s < best)
+        .fold(f64::MIN / 2.0, f64::max);
+    sums.iter().filter(|&&s| s >= best).count() == 1 && best - second > rest
 }
 
 #[cfg(test)]
@@ -189,11 +195,11 @@ mod tests {
 
     #[test]
     fn a_card_dominates_only_when_the_rest_cannot_catch_up() {
-        assert!(dominates(&[30, 10, 5], 19));
-        assert!(!dominates(&[30, 10, 5], 20));
+        assert!(dominates(&[30.0, 10.0, 5.0], 19.0));
+        assert!(!dominates(&[30.0, 10.0, 5.0], 20.0));
         // A tie at the top never dominates.
-        assert!(!dominates(&[30, 30, 5], 0));
+        assert!(!dominates(&[30.0, 30.0, 5.0], 0.0));
         // A single card always does.
-        assert!(dominates(&[7], 1_000));
+        assert!(dominates(&[7.0], 1_000.0));
     }
 }

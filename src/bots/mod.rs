@@ -17,6 +17,7 @@ mod bidding;
 mod cards;
 mod expert;
 mod heuristic;
+pub mod inference;
 pub mod knowledge;
 mod levels;
 mod montecarlo;

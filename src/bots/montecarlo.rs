@@ -17,6 +17,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::bid_search::choose_bid;
 use super::heuristic::{HeuristicBot, choose_card};
+use super::inference::Bidding;
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, rollout, value};
 use super::sample::Sampler;
@@ -35,6 +36,10 @@ pub struct MonteCarloBot {
     pub max_ms: u64,
     /// How the playouts are played.
     pub rollout: Rollout,
+    /// Whether each sampled deal is weighed by how likely it made the other
+    /// seats bid as they did ([`super::inference`]); without it every deal
+    /// consistent with the play counts alike.
+    pub infer: bool,
 }
 
 impl MonteCarloBot {
@@ -45,6 +50,7 @@ impl MonteCarloBot {
         playouts: 2_000,
         max_ms: 80,
         rollout: Rollout::Heuristic,
+        infer: false,
     };
 }
 
@@ -65,7 +71,7 @@ impl Bot for MonteCarloBot {
             return view.legal_actions.first().copied().unwrap_or(Action::Deal);
         }
         if matches!(view.phase, Phase::ChoosingTrump | Phase::Doubling) {
-            let bid = choose_bid(view, self.playouts, self.max_ms, self.rollout, rng);
+            let bid = choose_bid(view, self, rng);
             return bid.unwrap_or_else(|| HeuristicBot.choose(view, rng));
         }
         if view.phase != Phase::Playing || cards.len() < 2 {
@@ -78,12 +84,22 @@ impl Bot for MonteCarloBot {
 }
 
 impl MonteCarloBot {
+    /// What the bidding of `view`'s hand tells (nothing without `infer`).
+    pub(super) fn bidding(&self, view: &GameView) -> Bidding {
+        if self.infer {
+            Bidding::from_view(view)
+        } else {
+            Bidding::default()
+        }
+    }
+
     /// The legal card with the best mean playout result.
     fn search(&self, view: &GameView, cards: CardSet, rng: &mut Xoshiro256PlusPlus) -> Card {
         let start = Instant::now();
         let limit = Duration::from_millis(self.max_ms);
         let k = Knowledge::from_view(view);
         let sampler = Sampler::new(&k);
+        let bidding = self.bidding(view);
         let rules = &view.rules;
         let table = k.table;
         let candidates: Vec<Card> = cards.iter().collect();
@@ -94,6 +110,7 @@ impl MonteCarloBot {
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
         while done + per_deal <= self.playouts.max(per_deal) {
             let deal = sampler.sample(rng);
+            let w = bidding.weight(&deal);
             root.set_cards(deal);
             for (sum, &c) in sums.iter_mut().zip(&candidates) {
                 let mut h = root.clone();
@@ -101,7 +118,7 @@ impl MonteCarloBot {
                 public.observe(k.seat, c);
                 h.play_known(table, c);
                 rollout(&mut h, &mut public, rules, table, self.rollout);
-                *sum += value(rules, k.seat, &h);
+                *sum += w * value(rules, k.seat, &h);
             }
             done += per_deal;
             if start.elapsed() >= limit {
