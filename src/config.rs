@@ -36,6 +36,25 @@ pub enum Command {
     },
     /// Play two bots against each other over duplicate deals.
     Arena(crate::arena::ArenaArgs),
+    /// Fit the expert's bidding model to a house bot's bidding and print it.
+    Calibrate(CalibrateArgs),
+}
+
+/// Options of `calibrate`.
+#[derive(Debug, Clone, Args)]
+pub struct CalibrateArgs {
+    /// `pairs`, `abarrotada` or `abarrotada3`.
+    #[arg(long, default_value = "pairs", value_parser = crate::arena::parse_variant)]
+    pub variant: crate::rules::Variant,
+    /// Hands whose bidding is recorded.
+    #[arg(long, default_value_t = 3000)]
+    pub hands: u32,
+    /// Seed of the deals (and of the bot's choices).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The house bot whose bidding is fitted.
+    #[arg(long, default_value = "montecarlo")]
+    pub bot: String,
 }
 
 /// Options of `serve`.

@@ -15,6 +15,35 @@ use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
 mod bench;
 
+/// `botifarra calibrate`: records a bot's bidding and prints the fitted model.
+fn calibrate(args: &botifarra::config::CalibrateArgs) -> std::process::ExitCode {
+    use botifarra::bots::calibrate::{collect, fit, log_likelihood};
+    use botifarra::bots::inference::Model;
+    let Some(bot) = botifarra::bots::by_name(&args.bot) else {
+        eprintln!("botifarra calibrate: unknown bot {:?}", args.bot);
+        return std::process::ExitCode::FAILURE;
+    };
+    let started = std::time::Instant::now();
+    let samples = collect(bot, args.variant, args.hands, args.seed);
+    let model = fit(&samples);
+    println!(
+        "{} bidding actions of {} in {} hands of {:?} (seed {}), {:.1} s",
+        samples.len(),
+        args.bot,
+        args.hands,
+        args.variant,
+        args.seed,
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "mean log-likelihood: heuristic thresholds {:.4}, fitted {:.4}",
+        log_likelihood(&Model::HEURISTIC, &samples),
+        log_likelihood(&model, &samples)
+    );
+    println!("{model:#?}");
+    std::process::ExitCode::SUCCESS
+}
+
 /// A faster allocator for the server and the engine benchmark: the engine
 /// makes a few small allocations per hand.
 #[global_allocator]
@@ -48,6 +77,7 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Some(Command::Arena(args)) => botifarra::arena::main(&args),
+        Some(Command::Calibrate(args)) => calibrate(&args),
         Some(Command::Serve(args)) => serve(args),
         None => serve(cli.serve),
     }

@@ -59,7 +59,8 @@ pub struct ArenaArgs {
     pub quiet: bool,
 }
 
-fn parse_variant(s: &str) -> Result<Variant, String> {
+/// A variant named on the command line.
+pub fn parse_variant(s: &str) -> Result<Variant, String> {
     serde_json::from_value(serde_json::Value::String(s.to_string()))
         .map_err(|_| format!("unknown variant {s:?}: expected pairs, abarrotada or abarrotada3"))
 }

@@ -15,7 +15,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::MonteCarloBot;
 use super::bidding::{choose_double, choose_trump};
-use super::inference::replay;
+use super::inference::{Model, replay};
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, rollout, value};
 use super::sample::Sampler;
@@ -39,6 +39,8 @@ pub fn choose_bid(
     let base = rebuild(view, k.hand)?;
     let sampler = Sampler::new(&k);
     let bidding = bot.bidding(view);
+    // An inferring player also expects the others to bid as the model says.
+    let model = bot.infer.then(|| Model::for_variant(view.rules.variant));
     let candidates: Vec<Action> = view
         .legal_actions
         .iter()
@@ -65,7 +67,7 @@ pub fn choose_bid(
         m.set_cards(deal);
         for (sum, &a) in sums.iter_mut().zip(&candidates) {
             let mut trial = m.clone();
-            *sum += w * play_out(&mut trial, k.seat, a, policy)?;
+            *sum += w * play_out(&mut trial, k.seat, a, policy, model.as_ref(), rng)?;
         }
         done += per_deal;
         if start.elapsed() >= limit {
@@ -89,7 +91,14 @@ fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
 
 /// Plays `action` for `me`, lets the heuristic finish the bidding, plays the
 /// hand out, and returns what it is worth to `me`.
-fn play_out(m: &mut Match, me: u8, action: Action, policy: Rollout) -> Option<f64> {
+fn play_out(
+    m: &mut Match,
+    me: u8,
+    action: Action,
+    policy: Rollout,
+    model: Option<&Model>,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<f64> {
     let mut events = Vec::new();
     m.apply(me, action, &mut events).ok()?;
     while matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling) {
@@ -97,9 +106,11 @@ fn play_out(m: &mut Match, me: u8, action: Action, policy: Rollout) -> Option<f6
         let legal = m.legal_actions(seat);
         let h = m.hand.as_ref()?;
         let hand = h.hands[seat as usize];
-        let a = match m.phase() {
-            Phase::ChoosingTrump => choose_trump(hand, &legal),
-            _ => choose_double(hand, h.trump.unwrap_or(Trump::Botifarra), &legal),
+        let trump = h.trump.unwrap_or(Trump::Botifarra);
+        let a = match (m.phase(), model) {
+            (_, Some(model)) => model.draw(seat, hand, &legal, trump, rng),
+            (Phase::ChoosingTrump, None) => choose_trump(hand, &legal),
+            (_, None) => choose_double(hand, trump, &legal),
         };
         m.apply(seat, a, &mut events).ok()?;
         events.clear();

@@ -8,44 +8,189 @@
 //! sampled deal made the other seats speak as they did, so that a search can
 //! weigh each sampled deal by it (importance weighting).
 //!
-//! The model of a speaker is a soft version of the heuristic player's rules
-//! ([`super::bidding`]): the trump-phase choice is a softmax over each
-//! option's strength (handing on scoring the threshold below which the
-//! heuristic hands on), and a double is said with a logistic probability of
-//! the hand's strength above the heuristic's threshold. Both use the hand
+//! The model of a speaker ([`Model`]) works on the heuristic player's hand
+//! strengths ([`super::bidding`]): the trump-phase choice is a softmax over
+//! each option's strength (handing on scores a fixed level, botifarra its
+//! strength plus an offset), and a double is said with a logistic
+//! probability of the hand's strength above a threshold. Both use the hand
 //! the seat held when it spoke: what it holds now and what it has played
-//! since. Only public information goes in: the bidding and the cards played
+//! since. The parameters of each variant ([`Model::for_variant`]) were
+//! fitted by maximum likelihood to the bidding of the Monte Carlo player
+//! (`botifarra calibrate`, [`fit`]); they are committed here. Only public information goes in: the bidding and the cards played
 //! come from the view, so the weights never depend on a hidden card other
 //! than the sampled one.
 
-use super::bidding::{
-    BOTIFARRA_FROM, CONTRO_FROM, DELEGATE_BELOW, RECONTRO_FROM, SANT_VICENC_FROM,
-    declare_strength, defend_strength,
-};
+use rand::RngExt;
+
+use super::bidding::{declare_strength, defend_strength};
 use crate::rules::contract::{Call, Trump, TrumpChoice};
 use crate::rules::view::GameView;
-use crate::rules::{Action, CardSet, Match, Phase, Seat};
+use crate::rules::{Action, CardSet, Match, Phase, Seat, Variant};
 
-/// The scale, in strength units (about one trick each), of the speakers'
-/// uncertainty: a strength one unit better than another option makes it
-/// `e^(1/TEMPERATURE)` times likelier.
-pub const TEMPERATURE: f64 = 1.5;
+/// How a seat bids, as probabilities of its hand's strengths (strength
+/// units are about one trick each).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Model {
+    /// Softmax temperature of the trump-phase choice: an option one unit
+    /// stronger is `e^(1/trump_temperature)` times likelier.
+    pub trump_temperature: f64,
+    /// The strength handing the choice on stands for.
+    pub delegate: f64,
+    /// Added to the botifarra strength.
+    pub botifarra: f64,
+    /// The strength (defence against the trump) at which contro is said
+    /// half the time.
+    pub contro: f64,
+    /// The same for recontro (the declaring side's strength).
+    pub recontro: f64,
+    /// The same for Sant Vicenç (defence).
+    pub sant_vicenc: f64,
+    /// Logistic scale of the doubles.
+    pub double_temperature: f64,
+}
 
-/// One spoken action of another seat.
+impl Model {
+    /// The heuristic player's thresholds, softened: the starting point of
+    /// the fit.
+    pub const HEURISTIC: Model = Model {
+        trump_temperature: 1.5,
+        delegate: super::bidding::DELEGATE_BELOW,
+        botifarra: 1.0,
+        contro: super::bidding::CONTRO_FROM,
+        recontro: super::bidding::RECONTRO_FROM,
+        sant_vicenc: super::bidding::SANT_VICENC_FROM,
+        double_temperature: 1.5,
+    };
+
+    /// The fitted model of `variant` (see the module's documentation).
+    pub fn for_variant(variant: Variant) -> Model {
+        match variant {
+            Variant::Pairs => FITTED[0],
+            Variant::Abarrotada => FITTED[1],
+            Variant::Abarrotada3 => FITTED[2],
+        }
+    }
+
+    /// An action drawn from the model for a seat holding `hand` that may
+    /// say one of `legal` (not empty) with `trump` in force.
+    pub fn draw<R: rand::Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        hand: CardSet,
+        legal: &[Action],
+        trump: Trump,
+        rng: &mut R,
+    ) -> Action {
+        let mut spoken = Spoken {
+            seat,
+            legal: legal.to_vec(),
+            taken: legal[0],
+            trump,
+        };
+        let mut r: f64 = rng.random();
+        for &a in legal {
+            spoken.taken = a;
+            r -= self.likelihood(&spoken, hand);
+            if r < 0.0 {
+                return a;
+            }
+        }
+        legal[legal.len() - 1]
+    }
+
+    /// The probability that a seat holding `hand` took `s.taken`.
+    pub fn likelihood(&self, s: &Spoken, hand: CardSet) -> f64 {
+        match s.taken {
+            Action::Trump { .. } => {
+                let score = |a: &Action| match a {
+                    Action::Trump {
+                        choice: TrumpChoice::Declare(Trump::Botifarra),
+                    } => declare_strength(hand, Trump::Botifarra) + self.botifarra,
+                    Action::Trump {
+                        choice: TrumpChoice::Declare(t),
+                    } => declare_strength(hand, *t),
+                    Action::Trump {
+                        choice: TrumpChoice::Delegate,
+                    } => self.delegate,
+                    // Never said by the house bots: as unlikely as a weak
+                    // hand-on.
+                    _ => self.delegate - 3.0,
+                };
+                let top = s.legal.iter().map(score).fold(f64::MIN, f64::max);
+                let t = self.trump_temperature;
+                let total: f64 = s.legal.iter().map(|a| ((score(a) - top) / t).exp()).sum();
+                ((score(&s.taken) - top) / t).exp() / total
+            }
+            Action::Double { call } => {
+                let Some(offered) = s.legal.iter().find_map(|a| match a {
+                    Action::Double { call } if *call != Call::Pass => Some(*call),
+                    _ => None,
+                }) else {
+                    return 1.0;
+                };
+                let (strength, threshold) = match offered {
+                    Call::Recontro => (declare_strength(hand, s.trump), self.recontro),
+                    Call::Contro => (defend_strength(hand, s.trump), self.contro),
+                    _ => (defend_strength(hand, s.trump), self.sant_vicenc),
+                };
+                let p = 1.0 / (1.0 + ((threshold - strength) / self.double_temperature).exp());
+                if call == Call::Pass { 1.0 - p } else { p }
+            }
+            _ => 1.0,
+        }
+    }
+}
+
+/// The models of `pairs`, `abarrotada` and `abarrotada3`, fitted to the
+/// Monte Carlo player's bidding over 2,000 hands of each variant:
+/// `botifarra calibrate --variant <variant> --hands 2000 --seed 1`.
+const FITTED: [Model; 3] = [
+    Model {
+        trump_temperature: 1.05,
+        delegate: 9.75,
+        botifarra: 4.7,
+        contro: 6.15,
+        recontro: 5.65,
+        sant_vicenc: 5.45,
+        double_temperature: 1.2,
+    },
+    Model {
+        trump_temperature: 0.7,
+        delegate: 3.05,
+        botifarra: 3.65,
+        contro: 7.2,
+        recontro: 6.65,
+        sant_vicenc: 0.35,
+        double_temperature: 1.1,
+    },
+    Model {
+        trump_temperature: 0.75,
+        delegate: 4.4,
+        botifarra: 3.25,
+        contro: 8.8,
+        recontro: 7.3,
+        sant_vicenc: 2.5,
+        double_temperature: 1.2,
+    },
+];
+
+/// One spoken action of a seat, with what it could say and the trump then.
 #[derive(Clone, Debug)]
-struct Spoken {
-    seat: Seat,
+pub struct Spoken {
+    /// Who spoke.
+    pub seat: Seat,
     /// The actions it could take then.
-    legal: Vec<Action>,
+    pub legal: Vec<Action>,
     /// What it did.
-    taken: Action,
+    pub taken: Action,
     /// The trump in force (doubles only).
-    trump: Trump,
+    pub trump: Trump,
 }
 
 /// The other seats' bidding in the hand of a view, ready to weigh deals.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Bidding {
+    model: Model,
     spoken: Vec<Spoken>,
     /// Per seat, the cards it has played in this hand (it held them when it
     /// spoke).
@@ -56,7 +201,8 @@ impl Bidding {
     /// The bidding of `view`'s hand as the viewer saw it (nothing when the
     /// view has no seat or no hand in progress).
     pub fn from_view(view: &GameView) -> Bidding {
-        let mut out = Bidding::default();
+        let mut out = Bidding::none();
+        out.model = Model::for_variant(view.rules.variant);
         let Some(me) = view.you else {
             return out;
         };
@@ -87,6 +233,15 @@ impl Bidding {
         out
     }
 
+    /// Nothing to weigh: every deal counts alike.
+    pub fn none() -> Bidding {
+        Bidding {
+            model: Model::HEURISTIC,
+            spoken: Vec::new(),
+            played: [CardSet::EMPTY; 4],
+        }
+    }
+
     /// Whether there is anything to weigh.
     pub fn is_empty(&self) -> bool {
         self.spoken.is_empty()
@@ -99,58 +254,9 @@ impl Bidding {
             .iter()
             .map(|s| {
                 let hand = deal[s.seat as usize] | self.played[s.seat as usize];
-                likelihood(s, hand)
+                self.model.likelihood(s, hand)
             })
             .product()
-    }
-}
-
-/// The model's probability that a seat holding `hand` took `s.taken`.
-fn likelihood(s: &Spoken, hand: CardSet) -> f64 {
-    match s.taken {
-        Action::Trump { .. } => {
-            let score = |a: &Action| match a {
-                Action::Trump {
-                    choice: TrumpChoice::Declare(Trump::Botifarra),
-                } => {
-                    // The heuristic names botifarra over a suit up to one
-                    // unit weaker, and never below its threshold.
-                    let v = declare_strength(hand, Trump::Botifarra);
-                    if v >= BOTIFARRA_FROM { v + 1.0 } else { v - 1.0 }
-                }
-                Action::Trump {
-                    choice: TrumpChoice::Declare(t),
-                } => declare_strength(hand, *t),
-                Action::Trump {
-                    choice: TrumpChoice::Delegate,
-                } => DELEGATE_BELOW,
-                // Never tried by the house bots: as unlikely as a weak pass.
-                _ => DELEGATE_BELOW - 2.0,
-            };
-            let top = s.legal.iter().map(score).fold(f64::MIN, f64::max);
-            let total: f64 = s
-                .legal
-                .iter()
-                .map(|a| ((score(a) - top) / TEMPERATURE).exp())
-                .sum();
-            ((score(&s.taken) - top) / TEMPERATURE).exp() / total
-        }
-        Action::Double { call } => {
-            let Some(offered) = s.legal.iter().find_map(|a| match a {
-                Action::Double { call } if *call != Call::Pass => Some(*call),
-                _ => None,
-            }) else {
-                return 1.0;
-            };
-            let (strength, threshold) = match offered {
-                Call::Recontro => (declare_strength(hand, s.trump), RECONTRO_FROM),
-                Call::Contro => (defend_strength(hand, s.trump), CONTRO_FROM),
-                _ => (defend_strength(hand, s.trump), SANT_VICENC_FROM),
-            };
-            let p = 1.0 / (1.0 + ((threshold - strength) / TEMPERATURE).exp());
-            if call == Call::Pass { 1.0 - p } else { p }
-        }
-        _ => 1.0,
     }
 }
 
@@ -245,8 +351,8 @@ mod tests {
             (Suit::Copes, 7),
             (Suit::Oros, 0),
         ]);
-        let a = likelihood(&spoken, long_oros);
-        let b = likelihood(&spoken, long_copes);
+        let a = Model::HEURISTIC.likelihood(&spoken, long_oros);
+        let b = Model::HEURISTIC.likelihood(&spoken, long_copes);
         assert!(a > 0.5 && b < 0.05 && a > 20.0 * b, "{a} {b}");
     }
 
@@ -276,10 +382,10 @@ mod tests {
         };
         let contro = said(Action::Double { call: Call::Contro });
         let pass = said(Action::Double { call: Call::Pass });
-        assert!(likelihood(&contro, strong) > 0.5);
-        assert!(likelihood(&contro, weak) < 0.05);
-        assert!(likelihood(&pass, weak) > 0.95);
-        let sum = likelihood(&contro, strong) + likelihood(&pass, strong);
+        assert!(Model::HEURISTIC.likelihood(&contro, strong) > 0.5);
+        assert!(Model::HEURISTIC.likelihood(&contro, weak) < 0.05);
+        assert!(Model::HEURISTIC.likelihood(&pass, weak) > 0.95);
+        let sum = Model::HEURISTIC.likelihood(&contro, strong) + Model::HEURISTIC.likelihood(&pass, strong);
         assert!((sum - 1.0).abs() < 1e-12);
     }
 }

@@ -14,6 +14,7 @@
 
 mod bid_search;
 mod bidding;
+pub mod calibrate;
 mod cards;
 mod expert;
 mod heuristic;

@@ -89,7 +89,7 @@ impl MonteCarloBot {
         if self.infer {
             Bidding::from_view(view)
         } else {
-            Bidding::default()
+            Bidding::none()
         }
     }
 

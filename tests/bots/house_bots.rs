@@ -1,10 +1,13 @@
 //! The house bots: they only ever play legal actions, and the Monte Carlo
 //! sampler only uses what its seat may know.
 
+use botifarra::bots::inference::Bidding;
 use botifarra::bots::knowledge::Knowledge;
 use botifarra::bots::{self, Bot, MonteCarloBot, sample_deals};
 use botifarra::rules::view::GameView;
-use botifarra::rules::{Action, CardSet, FirstDealer, Match, Phase, Rules, Seat, Variant};
+use botifarra::rules::{
+    Action, CardSet, FirstDealer, Match, Phase, Rules, Seat, Suit, Trump, Variant,
+};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -277,5 +280,94 @@ fn samples_spread_over_many_different_deals() {
         distinct.len() > 190,
         "only {} distinct deals",
         distinct.len()
+    );
+}
+
+#[test]
+fn the_bidding_weights_see_only_the_view_not_the_hidden_hands() {
+    let viewer = 0;
+    let (m, twin) = twin_matches(viewer);
+    let (v1, v2) = (m.view(Some(viewer)), twin.view(Some(viewer)));
+    let (b1, b2) = (Bidding::from_view(&v1), Bidding::from_view(&v2));
+    assert!(!b1.is_empty(), "the other seats' bidding is in the view");
+    let deals = sample_deals(&v1, 200, &mut Xoshiro256PlusPlus::seed_from_u64(5));
+    let weights: Vec<f64> = deals.iter().map(|d| b1.weight(d)).collect();
+    assert_eq!(weights, deals.iter().map(|d| b2.weight(d)).collect::<Vec<_>>());
+    // The weights do tell deals apart.
+    let (lo, hi) = weights
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+    assert!(hi > 2.0 * lo, "{lo} {hi}");
+    let mc = MonteCarloBot {
+        playouts: 400,
+        max_ms: 10_000,
+        infer: true,
+        ..MonteCarloBot::DEFAULT
+    };
+    let a1 = mc.choose(&v1, &mut Xoshiro256PlusPlus::seed_from_u64(6));
+    let a2 = mc.choose(&v2, &mut Xoshiro256PlusPlus::seed_from_u64(6));
+    assert_eq!(a1, a2);
+}
+
+/// Trumps among the cards `seat` held when the bidding was spoken: what it
+/// holds in `deal` and what it has played in the view's hand.
+fn trumps_held(view: &GameView, deal: &[CardSet; 4], seat: Seat, trump: Suit) -> f64 {
+    let played: CardSet = view
+        .tricks
+        .iter()
+        .chain(view.trick.as_ref())
+        .flat_map(|t| &t.cards)
+        .filter(|pc| pc.seat == seat)
+        .map(|pc| pc.card)
+        .collect();
+    f64::from((deal[seat as usize] | played).of_suit(trump).len())
+}
+
+#[test]
+fn weighing_by_the_bidding_brings_the_declarers_trumps_nearer_the_truth() {
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    let (mut err_uniform, mut err_weighted, mut cases) = (0.0, 0.0, 0);
+    for n in 0..80u64 {
+        let rules = Rules {
+            max_hands: Some(1),
+            ..Rules::default()
+        };
+        let mut m = Match::new(rules, seed(500 + n)).unwrap();
+        let mut events = Vec::new();
+        // Play to the first card of the play phase.
+        while m.phase() != Phase::Playing {
+            let seat = m.turn().unwrap();
+            let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
+            m.apply(seat, a, &mut events).unwrap();
+        }
+        let h = m.hand.as_ref().unwrap();
+        let (Some(declarer), Some(trump)) = (h.declarer, h.trump.and_then(Trump::suit)) else {
+            continue;
+        };
+        // A defender looks at the declarer's hand.
+        let viewer = (declarer + 1) % 4;
+        let view = m.view(Some(viewer));
+        let truth = f64::from(h.hands[declarer as usize].of_suit(trump).len());
+        let bidding = Bidding::from_view(&view);
+        let deals = sample_deals(&view, 400, &mut rng);
+        let (mut sum, mut wsum, mut wtotal) = (0.0, 0.0, 0.0);
+        for d in &deals {
+            let t = trumps_held(&view, d, declarer, trump);
+            let w = bidding.weight(d);
+            sum += t;
+            wsum += w * t;
+            wtotal += w;
+        }
+        err_uniform += (sum / deals.len() as f64 - truth).abs();
+        err_weighted += (wsum / wtotal - truth).abs();
+        cases += 1;
+    }
+    assert!(cases >= 40, "{cases} suit contracts");
+    assert!(
+        err_weighted < 0.75 * err_uniform,
+        "mean error: weighted {} vs uniform {}",
+        err_weighted / f64::from(cases),
+        err_uniform / f64::from(cases)
     );
 }
