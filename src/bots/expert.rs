@@ -30,7 +30,7 @@ use super::sample::Sampler;
 use super::solver::Solver;
 use super::{Bot, MonteCarloBot, playable};
 use crate::rules::view::GameView;
-use crate::rules::{Action, Card, CardSet, HandState, Phase};
+use crate::rules::{Action, Card, CardSet, HandState, Phase, Variant};
 
 /// The expert player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +48,11 @@ pub struct ExpertBot {
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts above decide in normal running).
     pub max_ms: u64,
-    /// The Monte Carlo player used for bidding and early in the hand.
+    /// The Monte Carlo player used early in the hand (and for bidding in
+    /// the pairs game).
     pub early: MonteCarloBot,
+    /// The Monte Carlo player that bids in the individual variants.
+    pub individual_bids: MonteCarloBot,
 }
 
 /// What one card decision found.
@@ -75,6 +78,7 @@ impl ExpertBot {
             infer: true,
             ..MonteCarloBot::DEFAULT
         },
+        individual_bids: MonteCarloBot::DEFAULT,
     };
 }
 
@@ -96,6 +100,10 @@ impl Bot for ExpertBot {
             && let Some(d) = self.decide(view, cards, rng)
         {
             return Action::Play { card: d.card };
+        }
+        let bidding = matches!(view.phase, Phase::ChoosingTrump | Phase::Doubling);
+        if bidding && view.rules.variant != Variant::Pairs {
+            return self.individual_bids.choose(view, rng);
         }
         self.early.choose(view, rng)
     }

@@ -23,6 +23,12 @@ const QUICK: ExpertBot = ExpertBot {
     early: MonteCarloBot {
         playouts: 60,
         max_ms: 60_000,
+        infer: true,
+        ..MonteCarloBot::DEFAULT
+    },
+    individual_bids: MonteCarloBot {
+        playouts: 60,
+        max_ms: 60_000,
         ..MonteCarloBot::DEFAULT
     },
 };
@@ -345,4 +351,60 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
             "{bad}"
         );
     }
+}
+
+/// The expert's bidding (its Monte Carlo bid search weighs deals by the
+/// bidding so far and expects the others to bid as its model says) depends
+/// only on the view: in the doubling phase, after the declarer and a
+/// defender spoke, two matches whose other hands differ give the same call.
+#[test]
+fn the_experts_bidding_sees_only_the_view_not_the_hidden_hands() {
+    let mut compared = 0;
+    for n in 0..40u64 {
+        let rules = Rules {
+            max_hands: Some(1),
+            ..Rules::default()
+        };
+        let mut m = Match::new(rules, seed(700 + n)).unwrap();
+        let mut events = Vec::new();
+        let heuristic = bots::by_name("heuristic").unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(n);
+        // Bid with the heuristic until a seat has a doubling decision
+        // after someone else has spoken in that phase.
+        while m.phase() != Phase::Playing
+            && !(m.phase() == Phase::Doubling && m.view(None).calls.is_empty() && {
+                let h = m.hand.as_ref().unwrap();
+                h.declarer.is_some_and(|d| Some(d) != m.turn())
+            })
+        {
+            let seat = m.turn().unwrap();
+            let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
+            m.apply(seat, a, &mut events).unwrap();
+        }
+        if m.phase() != Phase::Doubling {
+            continue;
+        }
+        let viewer = m.turn().unwrap();
+        let mut twin = m.clone();
+        let h = twin.hand.as_mut().unwrap();
+        let others: Vec<usize> = (0..4).filter(|&s| s != viewer as usize).collect();
+        let (a, b) = (others[0], others[1]);
+        let ca = h.hands[a].lowest().unwrap();
+        let cb = h.hands[b].iter().last().unwrap();
+        h.hands[a].remove(ca);
+        h.hands[b].remove(cb);
+        h.hands[a].insert(cb);
+        h.hands[b].insert(ca);
+        let (v1, v2) = (m.view(Some(viewer)), twin.view(Some(viewer)));
+        assert_eq!(
+            serde_json::to_string(&v1).unwrap(),
+            serde_json::to_string(&v2).unwrap()
+        );
+        let a1 = QUICK.choose(&v1, &mut Xoshiro256PlusPlus::seed_from_u64(n));
+        let a2 = QUICK.choose(&v2, &mut Xoshiro256PlusPlus::seed_from_u64(n));
+        assert_eq!(a1, a2, "match {n}");
+        assert!(v1.legal_actions.contains(&a1));
+        compared += 1;
+    }
+    assert!(compared >= 10, "{compared} doubling positions");
 }
