@@ -34,8 +34,9 @@ impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
     /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`
     /// for a Monte Carlo bot with that budget (and rollout policy),
-    /// `expert:<samples>:<nodes>[:<max_tricks>]` for an expert bot with that
-    /// budget per card decision, or an `http://` URL for an external bot.
+    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain]` for an expert bot
+    /// with that budget per card decision (`plain`: without the bidding
+    /// inference), or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
@@ -119,25 +120,37 @@ impl Player {
     }
 }
 
-/// The expert player of `<samples>:<nodes>[:<max_tricks>]`, without the
-/// wall-clock cap (its Monte Carlo player early in a hand keeps its own).
+/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`,
+/// without the wall-clock cap (its Monte Carlo player early in a hand keeps
+/// its own); `plain` turns the bidding inference off (the early Monte Carlo
+/// player neither weighs deals nor expects the model's bidding, and the
+/// solver's deals are not weighed).
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
-    if !(2..=3).contains(&parts.len()) {
+    if !(2..=4).contains(&parts.len()) {
         return None;
     }
     let samples = parts[0].parse::<u32>().ok().filter(|&n| n > 0)?;
     let nodes = parts[1].parse::<u64>().ok()?;
-    let max_tricks = match parts.get(2) {
-        Some(p) => p.parse::<u8>().ok()?,
-        None => ExpertBot::DEFAULT.max_tricks,
-    };
-    Some(Player::Expert(ExpertBot {
+    let mut bot = ExpertBot {
         samples,
         nodes,
-        max_tricks,
         // Counts alone decide: the same seed gives the same games.
         max_ms: u64::MAX / 4,
         ..ExpertBot::DEFAULT
-    }))
+    };
+    let mut tricks_given = false;
+    let mut plain_given = false;
+    for option in &parts[2..] {
+        if *option == "plain" && !plain_given {
+            plain_given = true;
+            bot.early.infer = false;
+        } else if !tricks_given && !plain_given {
+            tricks_given = true;
+            bot.max_tricks = option.parse::<u8>().ok()?;
+        } else {
+            return None;
+        }
+    }
+    Some(Player::Expert(bot))
 }

@@ -5,9 +5,12 @@
 //! `view.choices` and the doubles in `view.calls` are replayed through the
 //! engine, so every rule of delegation, Estevet and doubling rounds applies.
 //! Each candidate action is then tried on every sampled deal: the other
-//! seats finish the bidding with the heuristic player's rules, the hand is
-//! played out with the bot's playouts, and the candidate is worth what the
-//! seat's side records (multiplier included). An Estevet is never tried.
+//! seats finish the bidding with the heuristic player's rules (or, for an
+//! inferring player, with actions drawn from the fitted bidding model of
+//! [`super::inference`], which also weighs each deal by how likely it made
+//! the bidding seen so far), the hand is played out with the bot's
+//! playouts, and the candidate is worth what the seat's side records
+//! (multiplier included). An Estevet is never tried.
 
 use std::time::{Duration, Instant};
 

@@ -146,6 +146,9 @@ mod tests {
         // sharpens it and beats the soft starting point.
         assert!(log_likelihood(&fitted, &samples) > log_likelihood(&Model::HEURISTIC, &samples));
         assert!(fitted.double_temperature < Model::HEURISTIC.double_temperature);
-        assert!((fitted.contro - Model::HEURISTIC.contro).abs() < 1.5, "{fitted:?}");
+        assert!(
+            (fitted.contro - Model::HEURISTIC.contro).abs() < 1.5,
+            "{fitted:?}"
+        );
     }
 }

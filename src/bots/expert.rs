@@ -16,9 +16,16 @@
 //! fit), the decision is the Monte Carlo player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
 //! an overloaded machine.
 //!
-//! The trump choice and the doubles are the Monte Carlo player's search
-//! ([`super::bid_search`]): solving 12 tricks per deal for every candidate
-//! does not fit the budget.
+//! Every sampled deal is weighed by how likely it made the other seats bid
+//! as they did ([`super::inference`]), in the solver's loop and in the
+//! Monte Carlo player it hands the early tricks to. The trump choice and
+//! the doubles are the Monte Carlo player's search ([`super::bid_search`]):
+//! solving 12 tricks per deal for every candidate does not fit the budget.
+//! In the pairs game that search expects the other seats to bid as the
+//! fitted model says; in the individual variants the expert bids as the
+//! plain Monte Carlo player (the model's expectations did not pay there).
+//! Each deal's solved points are valued as the seat records them
+//! (only the points over the threshold count in the individual variants).
 
 use std::time::{Duration, Instant};
 
@@ -29,8 +36,9 @@ use super::knowledge::Knowledge;
 use super::sample::Sampler;
 use super::solver::Solver;
 use super::{Bot, MonteCarloBot, playable};
+use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
-use crate::rules::{Action, Card, CardSet, HandState, Phase, Variant};
+use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Variant};
 
 /// The expert player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +142,9 @@ impl ExpertBot {
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
         // The most one deal can move a card's total: every point left.
         let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
-        let spread = (72 - taken).max(0) as f64;
+        let spread = (72 - taken).max(0) as f64 * 1.05;
+        let me = view.rules.variant.table().side(k.seat) as usize;
+        let mine = view.points_taken.get(me).copied().unwrap_or(0);
         let mut nodes = 0u64;
         let mut done = 0u32;
         while done < self.samples {
@@ -153,7 +163,7 @@ impl ExpertBot {
             let Some(values) = values else { break };
             for (sum, c) in sums.iter_mut().zip(&candidates) {
                 let v = values.iter().find(|(d, _)| d == c).map_or(0, |(_, v)| *v);
-                *sum += w * f64::from(v);
+                *sum += w * worth(&view.rules, mine, v);
             }
             done += 1;
             if dominates(&sums, spread * f64::from(self.samples - done)) || start.elapsed() >= limit
@@ -185,6 +195,22 @@ impl ExpertBot {
     }
 }
 
+/// What ending the hand with `taken + v` points is worth to the seat,
+/// on the scale of [`super::playout::value`] without the multiplier (the
+/// same for every card). In the pairs game that is linear in the points,
+/// so the solver's points rank the cards as the record does. In the
+/// individual variants only the points over the threshold are recorded:
+/// points that leave the seat below it are worth only the small
+/// tie-breaking share, so the card that takes the most points on average
+/// is not always the one that records the most.
+fn worth(rules: &Rules, taken: u8, v: i32) -> f64 {
+    let points = (i32::from(taken) + v).clamp(0, 255) as u8;
+    if rules.variant == Variant::Pairs {
+        return f64::from(points);
+    }
+    f64::from(over_threshold(rules, points)) + 0.05 * f64::from(points)
+}
+
 /// Whether the best total leads every other by more than `rest` (what the
 /// remaining samples could still change).
 fn dominates(sums: &[f64], rest: f64) -> bool {
@@ -199,7 +225,32 @@ fn dominates(sums: &[f64], rest: f64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::dominates;
+    use super::{dominates, worth};
+    use crate::rules::{Rules, Variant};
+
+    #[test]
+    fn in_the_individual_variants_only_points_over_the_threshold_count() {
+        let pairs = Rules::default();
+        // Pairs: linear in the points.
+        assert_eq!(worth(&pairs, 30, 10) - worth(&pairs, 30, 5), 5.0);
+        let abarrotada = Rules {
+            variant: Variant::Abarrotada,
+            ..Rules::default()
+        };
+        // Below 18 a point is worth only the tie-break share...
+        let below = worth(&abarrotada, 5, 10) - worth(&abarrotada, 5, 5);
+        assert!((below - 0.25).abs() < 1e-9, "{below}");
+        // ...above it a whole point more.
+        let above = worth(&abarrotada, 20, 10) - worth(&abarrotada, 20, 5);
+        assert!((above - 5.25).abs() < 1e-9, "{above}");
+        // Two deals: 10 points in each (never over 18) are worth less than
+        // none in one and 19 in the other, though the raw points say the
+        // opposite.
+        let steady = 2.0 * worth(&abarrotada, 0, 10);
+        let reaching = worth(&abarrotada, 0, 0) + worth(&abarrotada, 0, 19);
+        assert!(reaching > steady, "{reaching} vs {steady}");
+        assert!(worth(&pairs, 0, 10) * 2.0 > worth(&pairs, 0, 0) + worth(&pairs, 0, 19));
+    }
 
     #[test]
     fn a_card_dominates_only_when_the_rest_cannot_catch_up() {

@@ -16,7 +16,8 @@
 //! the seat held when it spoke: what it holds now and what it has played
 //! since. The parameters of each variant ([`Model::for_variant`]) were
 //! fitted by maximum likelihood to the bidding of the Monte Carlo player
-//! (`botifarra calibrate`, [`fit`]); they are committed here. Only public information goes in: the bidding and the cards played
+//! (`botifarra calibrate`, [`super::calibrate::fit`]); they are committed
+//! here. Only public information goes in: the bidding and the cards played
 //! come from the view, so the weights never depend on a hidden card other
 //! than the sampled one.
 
@@ -385,7 +386,8 @@ mod tests {
         assert!(Model::HEURISTIC.likelihood(&contro, strong) > 0.5);
         assert!(Model::HEURISTIC.likelihood(&contro, weak) < 0.05);
         assert!(Model::HEURISTIC.likelihood(&pass, weak) > 0.95);
-        let sum = Model::HEURISTIC.likelihood(&contro, strong) + Model::HEURISTIC.likelihood(&pass, strong);
+        let sum = Model::HEURISTIC.likelihood(&contro, strong)
+            + Model::HEURISTIC.likelihood(&pass, strong);
         assert!((sum - 1.0).abs() < 1e-12);
     }
 }

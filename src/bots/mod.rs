@@ -8,8 +8,10 @@
 //! - `montecarlo`: samples the hidden cards consistently with the view
 //!   (a [`sample::Sampler`]; [`sample_deals`] draws such deals in one call)
 //!   and plays each candidate card out on many deals;
-//! - `expert`: the same sampling, each deal solved exactly
-//!   ([`solver::Solver`]) late in the hand;
+//! - `expert`: the same sampling, each deal weighed by how likely it made
+//!   the other seats bid as they did ([`inference`]), the bidding searched
+//!   with the others bidding as the fitted model says, and each deal solved
+//!   exactly ([`solver::Solver`]) late in the hand;
 //! - the strength levels `easy`, `medium`, `hard`, `expert` ([`LEVELS`]).
 
 mod bid_search;

@@ -331,7 +331,7 @@ fn the_strength_levels_are_house_bots() {
 
 #[test]
 fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
-    use botifarra::arena::{ArenaArgs, ArenaError, run};
+    use botifarra::arena::{ArenaArgs, ArenaError, Player, run};
     let args = |a: &str, b: &str| ArenaArgs {
         a: a.to_string(),
         b: b.to_string(),
@@ -344,8 +344,28 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
     };
     let r = run(&args("expert:2:20000:4", "easy")).unwrap();
     assert!(r.a.decisions > 0 && r.b.decisions > 0);
+    let r = run(&args("expert:2:20000:4:plain", "easy")).unwrap();
+    assert!(r.a.decisions > 0 && r.b.decisions > 0);
+    match Player::parse("expert:2:20000:plain") {
+        Ok(Player::Expert(bot)) => {
+            assert!(!bot.early.infer);
+            assert_eq!((bot.samples, bot.nodes), (2, 20_000));
+            assert_eq!(bot.max_tricks, ExpertBot::DEFAULT.max_tricks);
+        }
+        _ => panic!("expert:2:20000:plain is an expert"),
+    }
+    assert!(
+        matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.early.infer && b.max_tricks == 5)
+    );
     assert!(run(&args("medium", "hard:1")).is_err());
-    for bad in ["expert:0:100", "expert:2", "expert:2:x", "expert:2:10:4:5"] {
+    for bad in [
+        "expert:0:100",
+        "expert:2",
+        "expert:2:x",
+        "expert:2:10:4:5",
+        "expert:2:10:plain:4",
+        "expert:2:10:4:fast",
+    ] {
         assert!(
             matches!(run(&args(bad, "easy")), Err(ArenaError::UnknownBot(_))),
             "{bad}"

@@ -292,7 +292,10 @@ fn the_bidding_weights_see_only_the_view_not_the_hidden_hands() {
     assert!(!b1.is_empty(), "the other seats' bidding is in the view");
     let deals = sample_deals(&v1, 200, &mut Xoshiro256PlusPlus::seed_from_u64(5));
     let weights: Vec<f64> = deals.iter().map(|d| b1.weight(d)).collect();
-    assert_eq!(weights, deals.iter().map(|d| b2.weight(d)).collect::<Vec<_>>());
+    assert_eq!(
+        weights,
+        deals.iter().map(|d| b2.weight(d)).collect::<Vec<_>>()
+    );
     // The weights do tell deals apart.
     let (lo, hi) = weights
         .iter()
