@@ -122,9 +122,10 @@ impl Player {
 
 /// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`,
 /// without the wall-clock cap (its Monte Carlo player early in a hand keeps
-/// its own); `plain` turns the bidding inference off (the early Monte Carlo
-/// player neither weighs deals nor expects the model's bidding, and the
-/// solver's deals are not weighed).
+/// its own); `plain` turns the bidding inference off in the pairs game (the
+/// early Monte Carlo player neither weighs deals nor expects the model's
+/// bidding, and the solver's deals are not weighed), as the expert always
+/// plays the individual variants.
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
     if !(2..=4).contains(&parts.len()) {

@@ -16,14 +16,16 @@
 //! fit), the decision is the Monte Carlo player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
 //! an overloaded machine.
 //!
-//! Every sampled deal is weighed by how likely it made the other seats bid
-//! as they did ([`super::inference`]), in the solver's loop and in the
-//! Monte Carlo player it hands the early tricks to. The trump choice and
+//! In the pairs game every sampled deal is weighed by how likely it made
+//! the other seats bid as they did ([`super::inference`]), in the solver's
+//! loop and in the Monte Carlo player it hands the early tricks to. The trump choice and
 //! the doubles are the Monte Carlo player's search ([`super::bid_search`]):
 //! solving 12 tricks per deal for every candidate does not fit the budget.
 //! In the pairs game that search expects the other seats to bid as the
-//! fitted model says; in the individual variants the expert bids as the
-//! plain Monte Carlo player (the model's expectations did not pay there).
+//! fitted model says. In the individual variants the expert does without
+//! the inference (it bids and plays the early tricks as the plain Monte
+//! Carlo player, and its solver's deals are not weighed): it did not pay
+//! there (docs/arena.md).
 //! Each deal's solved points are valued as the seat records them
 //! (only the points over the threshold count in the individual variants).
 
@@ -56,11 +58,11 @@ pub struct ExpertBot {
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts above decide in normal running).
     pub max_ms: u64,
-    /// The Monte Carlo player used early in the hand (and for bidding in
-    /// the pairs game).
+    /// The Monte Carlo player of the pairs game: it bids and plays the
+    /// early tricks, and its inference (when on) weighs the solver's deals.
     pub early: MonteCarloBot,
-    /// The Monte Carlo player that bids in the individual variants.
-    pub individual_bids: MonteCarloBot,
+    /// The same for the individual variants.
+    pub individual: MonteCarloBot,
 }
 
 /// What one card decision found.
@@ -86,7 +88,7 @@ impl ExpertBot {
             infer: true,
             ..MonteCarloBot::DEFAULT
         },
-        individual_bids: MonteCarloBot::DEFAULT,
+        individual: MonteCarloBot::DEFAULT,
     };
 }
 
@@ -109,15 +111,20 @@ impl Bot for ExpertBot {
         {
             return Action::Play { card: d.card };
         }
-        let bidding = matches!(view.phase, Phase::ChoosingTrump | Phase::Doubling);
-        if bidding && view.rules.variant != Variant::Pairs {
-            return self.individual_bids.choose(view, rng);
-        }
-        self.early.choose(view, rng)
+        self.monte_carlo(view.rules.variant).choose(view, rng)
     }
 }
 
 impl ExpertBot {
+    /// The Monte Carlo player of `variant`.
+    pub fn monte_carlo(&self, variant: Variant) -> &MonteCarloBot {
+        if variant == Variant::Pairs {
+            &self.early
+        } else {
+            &self.individual
+        }
+    }
+
     /// The solver's card for `view` among `cards` (its legal cards, at
     /// least two), with what it cost; `None` when the Monte Carlo player
     /// must decide (too early in the hand, or the first deal did not solve
@@ -136,7 +143,7 @@ impl ExpertBot {
             return None;
         }
         let sampler = Sampler::new(&k);
-        let bidding = self.early.bidding(view);
+        let bidding = self.monte_carlo(view.rules.variant).bidding(view);
         let candidates: Vec<Card> = cards.iter().collect();
         let mut sums = vec![0f64; candidates.len()];
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);

@@ -26,7 +26,7 @@ const QUICK: ExpertBot = ExpertBot {
         infer: true,
         ..MonteCarloBot::DEFAULT
     },
-    individual_bids: MonteCarloBot {
+    individual: MonteCarloBot {
         playouts: 60,
         max_ms: 60_000,
         ..MonteCarloBot::DEFAULT
