@@ -205,6 +205,55 @@ fn the_expert_only_ever_plays_legal_actions_in_every_variant() {
     assert!(actions > 1000, "only {actions} actions");
 }
 
+/// In the individual variants the expert bids and plays the early tricks
+/// exactly as its plain Monte Carlo player (no inference there): with the
+/// same random numbers, every decision before the solver's last tricks is
+/// that player's; in the pairs game its inferring player decides instead,
+/// and some decision differs.
+#[test]
+fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_player() {
+    let plain = QUICK.individual;
+    assert!(!plain.infer && QUICK.early.infer);
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let mut differ_in_pairs = 0;
+    for variant in VARIANTS {
+        let mut compared = 0;
+        for n in 0..3u64 {
+            let mut m = Match::new(
+                Rules {
+                    variant,
+                    max_hands: Some(1),
+                    ..Rules::default()
+                },
+                seed(300 + n),
+            )
+            .unwrap();
+            let mut events = Vec::new();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(n);
+            while m.phase() != Phase::MatchOver {
+                let seat = m.turn().unwrap();
+                let view = m.view(Some(seat));
+                let early = view.phase != Phase::Playing
+                    || view.hand.as_ref().map_or(0, Vec::len) > usize::from(QUICK.max_tricks);
+                if early && view.legal_actions.len() >= 2 && view.phase != Phase::AwaitingDeal {
+                    let expert = QUICK.choose(&view, &mut Xoshiro256PlusPlus::seed_from_u64(n));
+                    let mc = plain.choose(&view, &mut Xoshiro256PlusPlus::seed_from_u64(n));
+                    compared += 1;
+                    if variant == Variant::Pairs {
+                        differ_in_pairs += usize::from(expert != mc);
+                    } else {
+                        assert_eq!(expert, mc, "{variant:?}: {view:?}");
+                    }
+                }
+                let a = heuristic.choose(&view, &mut rng);
+                m.apply(seat, a, &mut events).unwrap();
+            }
+        }
+        assert!(compared > 20, "{variant:?}: only {compared} decisions");
+    }
+    assert!(differ_in_pairs > 0, "the pairs expert infers");
+}
+
 /// A hand in play at `viewer`'s turn with at most five cards left and a
 /// choice of cards, and a copy in
 /// which two other seats hold different cards (swapped), which `viewer`
