@@ -336,22 +336,14 @@ mod tests {
             },
             trump: Trump::Botifarra,
         };
-        let long_oros = hand(&[
-            (Suit::Oros, 11),
-            (Suit::Oros, 10),
-            (Suit::Oros, 9),
-            (Suit::Oros, 8),
-            (Suit::Oros, 7),
-            (Suit::Copes, 0),
-        ]);
-        let long_copes = hand(&[
-            (Suit::Copes, 11),
-            (Suit::Copes, 10),
-            (Suit::Copes, 9),
-            (Suit::Copes, 8),
-            (Suit::Copes, 7),
-            (Suit::Oros, 0),
-        ]);
+        // Five top cards of `long` and the lowest of `short`.
+        let long_in = |long: Suit, short: Suit| {
+            let mut cards: Vec<(Suit, u8)> = (7..=11).map(|r| (long, r)).collect();
+            cards.push((short, 0));
+            hand(&cards)
+        };
+        let long_oros = long_in(Suit::Oros, Suit::Copes);
+        let long_copes = long_in(Suit::Copes, Suit::Oros);
         let a = Model::HEURISTIC.likelihood(&spoken, long_oros);
         let b = Model::HEURISTIC.likelihood(&spoken, long_copes);
         assert!(a > 0.5 && b < 0.05 && a > 20.0 * b, "{a} {b}");

@@ -279,16 +279,22 @@ fn twin_matches(viewer: Seat) -> (Match, Match) {
         let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
         m.apply(seat, a, &mut events).unwrap();
     }
+    let twin = swap_cards(&m, (viewer + 1) as usize % 4, (viewer + 3) as usize % 4);
+    (m, twin)
+}
+
+/// A copy of `m` in which seat `a`'s lowest card and seat `b`'s last card
+/// have changed hands.
+fn swap_cards(m: &Match, a: usize, b: usize) -> Match {
     let mut twin = m.clone();
     let h = twin.hand.as_mut().unwrap();
-    let (a, b) = ((viewer + 1) as usize % 4, (viewer + 3) as usize % 4);
     let ca = h.hands[a].lowest().unwrap();
     let cb = h.hands[b].iter().last().unwrap();
     h.hands[a].remove(ca);
     h.hands[b].remove(cb);
     h.hands[a].insert(cb);
     h.hands[b].insert(ca);
-    (m, twin)
+    twin
 }
 
 #[test]
@@ -430,40 +436,24 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
 fn the_experts_bidding_sees_only_the_view_not_the_hidden_hands() {
     let mut compared = 0;
     for n in 0..40u64 {
-        let rules = Rules {
-            max_hands: Some(1),
-            ..Rules::default()
-        };
-        let mut m = Match::new(rules, seed(700 + n)).unwrap();
-        let mut events = Vec::new();
-        let heuristic = bots::by_name("heuristic").unwrap();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(n);
-        // Bid with the heuristic until a seat has a doubling decision
-        // after someone else has spoken in that phase.
-        while m.phase() != Phase::Playing
-            && !(m.phase() == Phase::Doubling && m.view(None).calls.is_empty() && {
-                let h = m.hand.as_ref().unwrap();
-                h.declarer.is_some_and(|d| Some(d) != m.turn())
-            })
-        {
-            let seat = m.turn().unwrap();
-            let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
-            m.apply(seat, a, &mut events).unwrap();
-        }
+        // Bid until a seat has a doubling decision after someone else has
+        // spoken in that phase.
+        let m = super::bid_one_hand(seed(700 + n), &mut rng, |m| {
+            m.phase() == Phase::Doubling
+                && m.view(None).calls.is_empty()
+                && m.hand
+                    .as_ref()
+                    .unwrap()
+                    .declarer
+                    .is_some_and(|d| Some(d) != m.turn())
+        });
         if m.phase() != Phase::Doubling {
             continue;
         }
         let viewer = m.turn().unwrap();
-        let mut twin = m.clone();
-        let h = twin.hand.as_mut().unwrap();
         let others: Vec<usize> = (0..4).filter(|&s| s != viewer as usize).collect();
-        let (a, b) = (others[0], others[1]);
-        let ca = h.hands[a].lowest().unwrap();
-        let cb = h.hands[b].iter().last().unwrap();
-        h.hands[a].remove(ca);
-        h.hands[b].remove(cb);
-        h.hands[a].insert(cb);
-        h.hands[b].insert(ca);
+        let twin = swap_cards(&m, others[0], others[1]);
         let (v1, v2) = (m.view(Some(viewer)), twin.view(Some(viewer)));
         assert_eq!(
             serde_json::to_string(&v1).unwrap(),

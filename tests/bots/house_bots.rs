@@ -328,22 +328,11 @@ fn trumps_held(view: &GameView, deal: &[CardSet; 4], seat: Seat, trump: Suit) ->
 
 #[test]
 fn weighing_by_the_bidding_brings_the_declarers_trumps_nearer_the_truth() {
-    let heuristic = bots::by_name("heuristic").unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
     let (mut err_uniform, mut err_weighted, mut cases) = (0.0, 0.0, 0);
     for n in 0..80u64 {
-        let rules = Rules {
-            max_hands: Some(1),
-            ..Rules::default()
-        };
-        let mut m = Match::new(rules, seed(500 + n)).unwrap();
-        let mut events = Vec::new();
         // Play to the first card of the play phase.
-        while m.phase() != Phase::Playing {
-            let seat = m.turn().unwrap();
-            let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
-            m.apply(seat, a, &mut events).unwrap();
-        }
+        let m = super::bid_one_hand(seed(500 + n), &mut rng, |_| false);
         let h = m.hand.as_ref().unwrap();
         let (Some(declarer), Some(trump)) = (h.declarer, h.trump.and_then(Trump::suit)) else {
             continue;
