@@ -120,7 +120,8 @@ impl Player {
     }
 }
 
-/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`,
+/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`
+/// (`max_tricks` in every variant, `abarrotada` included),
 /// without the wall-clock cap (its Monte Carlo player early in a hand keeps
 /// its own); `plain` turns the bidding inference off in the pairs game (the
 /// early Monte Carlo player neither weighs deals nor expects the model's
@@ -149,6 +150,7 @@ fn expert(budget: &str) -> Option<Player> {
         } else if !tricks_given && !plain_given {
             tricks_given = true;
             bot.max_tricks = option.parse::<u8>().ok()?;
+            bot.abarrotada_max_tricks = bot.max_tricks;
         } else {
             return None;
         }

@@ -28,6 +28,9 @@
 //! there (docs/arena.md).
 //! Each deal's solved points are valued as the seat records them
 //! (only the points over the threshold count in the individual variants).
+//! In `abarrotada` the house budget does not use the solver at all
+//! (`abarrotada_max_tricks: 0`): there it measured no better than the Monte
+//! Carlo playouts, so the expert plays as the Monte Carlo player.
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +58,10 @@ pub struct ExpertBot {
     /// Most tricks left (the one in progress included) for the solver;
     /// earlier the Monte Carlo player decides.
     pub max_tricks: u8,
+    /// The same in `abarrotada`, where the solver (which plays all the
+    /// other seats together against this one) did not record more than the
+    /// Monte Carlo playouts: 0, never, in the house budget.
+    pub abarrotada_max_tricks: u8,
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts above decide in normal running).
     pub max_ms: u64,
@@ -83,6 +90,7 @@ impl ExpertBot {
         nodes: 500_000,
         min_samples: 10,
         max_tricks: 6,
+        abarrotada_max_tricks: 0,
         max_ms: 100,
         early: MonteCarloBot {
             infer: true,
@@ -125,6 +133,15 @@ impl ExpertBot {
         }
     }
 
+    /// Most tricks left for the solver in `variant`.
+    pub fn solver_tricks(&self, variant: Variant) -> u8 {
+        if variant == Variant::Abarrotada {
+            self.abarrotada_max_tricks
+        } else {
+            self.max_tricks
+        }
+    }
+
     /// The solver's card for `view` among `cards` (its legal cards, at
     /// least two), with what it cost; `None` when the Monte Carlo player
     /// must decide (too early in the hand, or the first deal did not solve
@@ -139,7 +156,7 @@ impl ExpertBot {
         let limit = Duration::from_millis(self.max_ms);
         let k = Knowledge::from_view(view);
         // The seat has not played to the trick in progress yet.
-        if k.hand.len() > u32::from(self.max_tricks) {
+        if k.hand.len() > u32::from(self.solver_tricks(view.rules.variant)) {
             return None;
         }
         let sampler = Sampler::new(&k);

@@ -19,6 +19,7 @@ const QUICK: ExpertBot = ExpertBot {
     nodes: 40_000,
     min_samples: 2,
     max_tricks: 5,
+    abarrotada_max_tricks: 5,
     max_ms: 60_000,
     early: MonteCarloBot {
         playouts: 60,
@@ -254,6 +255,43 @@ fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_
     assert!(differ_in_pairs > 0, "the pairs expert infers");
 }
 
+/// In `abarrotada` the house expert never solves (there the solver did not
+/// record more than the Monte Carlo playouts): at every card decision of a
+/// hand, `decide` hands the card to the Monte Carlo player.
+#[test]
+fn in_abarrotada_the_house_expert_leaves_every_card_to_the_monte_carlo_player() {
+    let house = ExpertBot::DEFAULT;
+    assert_eq!(house.solver_tricks(Variant::Abarrotada), 0);
+    assert_eq!(house.solver_tricks(Variant::Abarrotada3), house.max_tricks);
+    assert_eq!(house.solver_tricks(Variant::Pairs), house.max_tricks);
+    let heuristic = bots::by_name("heuristic").unwrap();
+    let three_hands = Rules {
+        max_hands: Some(3),
+        ..rules(Variant::Abarrotada, 0)
+    };
+    let mut m = Match::new(three_hands, seed(41)).unwrap();
+    let mut events = Vec::new();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    let (mut asked, mut solved) = (0, 0);
+    while m.phase() != Phase::MatchOver && asked < 200 {
+        let seat = m.turn().unwrap();
+        let view = m.view(Some(seat));
+        let cards = bots::playable(&view.legal_actions);
+        if view.phase == Phase::Playing && cards.len() >= 2 {
+            assert_eq!(house.decide(&view, cards, &mut rng), None);
+            // The test budget does solve such positions late in a hand.
+            if view.hand.as_ref().map_or(0, Vec::len) <= usize::from(QUICK.max_tricks) {
+                solved += usize::from(QUICK.decide(&view, cards, &mut rng).is_some());
+            }
+            asked += 1;
+        }
+        let a = heuristic.choose(&view, &mut rng);
+        m.apply(seat, a, &mut events).unwrap();
+    }
+    assert!(asked >= 50, "only {asked} card decisions");
+    assert!(solved > 10, "the test budget solved only {solved}");
+}
+
 /// A hand in play at `viewer`'s turn with at most five cards left and a
 /// choice of cards, and a copy in
 /// which two other seats hold different cards (swapped), which `viewer`
@@ -352,6 +390,7 @@ fn the_expert_keeps_to_its_sample_and_node_budget() {
     let left = m.hand.as_ref().unwrap().hands[0].len() as u8;
     let early = ExpertBot {
         max_tricks: left - 1,
+        abarrotada_max_tricks: left - 1,
         ..QUICK
     };
     assert_eq!(early.decide(&view, cards, &mut rng), None);
