@@ -38,6 +38,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
+use super::playout::TIE_BREAK;
 use super::sample::Sampler;
 use super::solver::Solver;
 use super::{Bot, MonteCarloBot, playable};
@@ -164,9 +165,10 @@ impl ExpertBot {
         let candidates: Vec<Card> = cards.iter().collect();
         let mut sums = vec![0f64; candidates.len()];
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
-        // The most one deal can move a card's total: every point left.
+        // The most one deal can move a card's total: every point left,
+        // with its tie-break share.
         let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
-        let spread = (72 - taken).max(0) as f64 * 1.05;
+        let spread = (72 - taken).max(0) as f64 * (1.0 + TIE_BREAK);
         let me = view.rules.variant.table().side(k.seat) as usize;
         let mine = view.points_taken.get(me).copied().unwrap_or(0);
         let mut nodes = 0u64;
@@ -232,7 +234,7 @@ fn worth(rules: &Rules, taken: u8, v: i32) -> f64 {
     if rules.variant == Variant::Pairs {
         return f64::from(points);
     }
-    f64::from(over_threshold(rules, points)) + 0.05 * f64::from(points)
+    f64::from(over_threshold(rules, points)) + TIE_BREAK * f64::from(points)
 }
 
 /// Whether the best total leads every other by more than `rest` (what the

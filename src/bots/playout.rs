@@ -50,6 +50,10 @@ pub fn rollout(h: &mut HandState, k: &mut Knowledge, rules: &Rules, table: Table
     }
 }
 
+/// The share of its own raw hand points a seat's value adds to the record,
+/// so that points below the threshold in abarrotada still break ties.
+pub const TIE_BREAK: f64 = 0.05;
+
 /// What a finished playout is worth to `seat`: the points its side
 /// records less the average the other sides record, times the multiplier
 /// (in the pairs game, `(points - 36) * multiplier`), plus a small share of
@@ -64,7 +68,7 @@ pub fn value(rules: &Rules, seat: Seat, h: &HandState) -> f64 {
         .map(|s| rec(h.points[s]))
         .sum();
     let diff = rec(h.points[me]) - others / (sides - 1) as f64;
-    diff * f64::from(h.multiplier(rules)) + 0.05 * f64::from(h.points[me])
+    diff * f64::from(h.multiplier(rules)) + TIE_BREAK * f64::from(h.points[me])
 }
 
 /// The greedy perfect-information choice among `legal` for the seat to play.
