@@ -120,40 +120,37 @@ impl Player {
     }
 }
 
-/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`
-/// (`max_tricks` in every variant, `abarrotada` included),
-/// without the wall-clock cap (its Monte Carlo player early in a hand keeps
-/// its own); `plain` turns the bidding inference off in the pairs game (the
-/// early Monte Carlo player neither weighs deals nor expects the model's
-/// bidding, and the solver's deals are not weighed), as the expert always
-/// plays the individual variants.
+/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`, without
+/// the wall-clock cap (its Monte Carlo player keeps its own). `max_tricks`
+/// applies in every variant, `abarrotada` included; `plain` turns off the
+/// bidding inference of the pairs game (the individual variants never use
+/// it).
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
-    if !(2..=4).contains(&parts.len()) {
-        return None;
-    }
-    let samples = parts[0].parse::<u32>().ok().filter(|&n| n > 0)?;
-    let nodes = parts[1].parse::<u64>().ok()?;
+    let (samples, nodes, options) = match parts.as_slice() {
+        [samples, nodes, options @ ..] => (samples, nodes, options),
+        _ => return None,
+    };
+    let (tricks, plain) = match options {
+        [] => (None, false),
+        ["plain"] => (None, true),
+        [tricks] => (Some(tricks), false),
+        [tricks, "plain"] => (Some(tricks), true),
+        _ => return None,
+    };
     let mut bot = ExpertBot {
-        samples,
-        nodes,
+        samples: samples.parse::<u32>().ok().filter(|&n| n > 0)?,
+        nodes: nodes.parse::<u64>().ok()?,
         // Counts alone decide: the same seed gives the same games.
         max_ms: u64::MAX / 4,
         ..ExpertBot::DEFAULT
     };
-    let mut tricks_given = false;
-    let mut plain_given = false;
-    for option in &parts[2..] {
-        if *option == "plain" && !plain_given {
-            plain_given = true;
-            bot.early.infer = false;
-        } else if !tricks_given && !plain_given {
-            tricks_given = true;
-            bot.max_tricks = option.parse::<u8>().ok()?;
-            bot.abarrotada_max_tricks = bot.max_tricks;
-        } else {
-            return None;
-        }
+    if let Some(tricks) = tricks {
+        bot.max_tricks = tricks.parse::<u8>().ok()?;
+        bot.abarrotada_max_tricks = bot.max_tricks;
+    }
+    if plain {
+        bot.early.infer = false;
     }
     Some(Player::Expert(bot))
 }
