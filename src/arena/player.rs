@@ -150,7 +150,7 @@ fn expert(budget: &str) -> Option<Player> {
         bot.abarrotada_max_tricks = bot.max_tricks;
     }
     if plain {
-        bot.early.infer = false;
+        bot.pairs.infer = false;
     }
     Some(Player::Expert(bot))
 }

@@ -11,26 +11,26 @@
 //! gives the same decision on any machine: at most `samples` deals and
 //! `nodes` solver positions per decision; it stops early when one card leads
 //! every other by more than the rest of the samples could change. Early in
-//! a hand (more than `max_tricks` tricks left), or when the first deal does
-//! not solve within `nodes / min_samples` positions (too few deals would
-//! fit), the decision is the Monte Carlo player's (heuristic playouts). A wall-clock cap `max_ms` only matters on
-//! an overloaded machine.
+//! a hand (more than [`ExpertBot::solver_tricks`] tricks left), or when the
+//! first deal does not solve within `nodes / min_samples` positions (too few
+//! deals would fit), the card is the Monte Carlo player's
+//! ([`ExpertBot::monte_carlo`], heuristic playouts). A wall-clock cap
+//! `max_ms` only matters on an overloaded machine. Each deal's solved
+//! points are valued as the seat records them ([`worth`]).
 //!
-//! In the pairs game every sampled deal is weighed by how likely it made
-//! the other seats bid as they did ([`super::inference`]), in the solver's
-//! loop and in the Monte Carlo player it hands the early tricks to. The trump choice and
-//! the doubles are the Monte Carlo player's search ([`super::bid_search`]):
-//! solving 12 tricks per deal for every candidate does not fit the budget.
-//! In the pairs game that search expects the other seats to bid as the
-//! fitted model says. In the individual variants the expert does without
-//! the inference (it bids and plays the early tricks as the plain Monte
-//! Carlo player, and its solver's deals are not weighed): it did not pay
-//! there (docs/arena.md).
-//! Each deal's solved points are valued as the seat records them
-//! (only the points over the threshold count in the individual variants).
-//! In `abarrotada` the house budget does not use the solver at all
-//! (`abarrotada_max_tricks: 0`): there it measured no better than the Monte
-//! Carlo playouts, so the expert plays as the Monte Carlo player.
+//! The trump choice and the doubles are the Monte Carlo player's search
+//! ([`super::bid_search`]): solving 12 tricks per deal for every candidate
+//! does not fit the budget.
+//!
+//! The variants differ (the measurements are in docs/arena.md):
+//! - pairs: the Monte Carlo player infers ([`super::inference`]): every
+//!   sampled deal, in its searches and in the solver's loop, is weighed by
+//!   how likely it made the other seats bid as they did, and its bid search
+//!   expects them to bid as the fitted model says;
+//! - abarrotada3: no inference (it did not pay there), the solver as above;
+//! - abarrotada: no inference and no solver (`abarrotada_max_tricks: 0`:
+//!   it recorded less than the playouts there), so every decision is the
+//!   plain Monte Carlo player's.
 
 use std::time::{Duration, Instant};
 
@@ -68,7 +68,7 @@ pub struct ExpertBot {
     pub max_ms: u64,
     /// The Monte Carlo player of the pairs game: it bids and plays the
     /// early tricks, and its inference (when on) weighs the solver's deals.
-    pub early: MonteCarloBot,
+    pub pairs: MonteCarloBot,
     /// The same for the individual variants.
     pub individual: MonteCarloBot,
 }
@@ -93,7 +93,7 @@ impl ExpertBot {
         max_tricks: 6,
         abarrotada_max_tricks: 0,
         max_ms: 100,
-        early: MonteCarloBot {
+        pairs: MonteCarloBot {
             infer: true,
             ..MonteCarloBot::DEFAULT
         },
@@ -128,7 +128,7 @@ impl ExpertBot {
     /// The Monte Carlo player of `variant`.
     pub fn monte_carlo(&self, variant: Variant) -> &MonteCarloBot {
         if variant == Variant::Pairs {
-            &self.early
+            &self.pairs
         } else {
             &self.individual
         }

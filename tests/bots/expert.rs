@@ -21,7 +21,7 @@ const QUICK: ExpertBot = ExpertBot {
     max_tricks: 5,
     abarrotada_max_tricks: 5,
     max_ms: 60_000,
-    early: MonteCarloBot {
+    pairs: MonteCarloBot {
         playouts: 60,
         max_ms: 60_000,
         infer: true,
@@ -214,7 +214,7 @@ fn the_expert_only_ever_plays_legal_actions_in_every_variant() {
 #[test]
 fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_player() {
     let plain = QUICK.individual;
-    assert!(!plain.infer && QUICK.early.infer);
+    assert!(!plain.infer && QUICK.pairs.infer);
     let heuristic = bots::by_name("heuristic").unwrap();
     let mut differ_in_pairs = 0;
     for variant in VARIANTS {
@@ -442,14 +442,14 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
     assert!(r.a.decisions > 0 && r.b.decisions > 0);
     match Player::parse("expert:2:20000:plain") {
         Ok(Player::Expert(bot)) => {
-            assert!(!bot.early.infer);
+            assert!(!bot.pairs.infer);
             assert_eq!((bot.samples, bot.nodes), (2, 20_000));
             assert_eq!(bot.max_tricks, ExpertBot::DEFAULT.max_tricks);
         }
         _ => panic!("expert:2:20000:plain is an expert"),
     }
     assert!(
-        matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.early.infer && b.max_tricks == 5)
+        matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.pairs.infer && b.max_tricks == 5)
     );
     assert!(run(&args("medium", "hard:1")).is_err());
     for bad in [
