@@ -220,15 +220,8 @@ fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_
     for variant in VARIANTS {
         let mut compared = 0;
         for n in 0..3u64 {
-            let mut m = Match::new(
-                Rules {
-                    variant,
-                    max_hands: Some(1),
-                    ..Rules::default()
-                },
-                seed(300 + n),
-            )
-            .unwrap();
+            // One hand with the default options.
+            let mut m = Match::new(rules(variant, 0), seed(300 + n)).unwrap();
             let mut events = Vec::new();
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(n);
             while m.phase() != Phase::MatchOver {
