@@ -131,7 +131,10 @@ fn expert(budget: &str) -> Option<Player> {
         [samples, nodes, options @ ..] => (samples, nodes, options),
         _ => return None,
     };
-    let (tricks, plain) = match options {
+    // `maxn` may stand anywhere among the options.
+    let maxn = options.contains(&"maxn");
+    let options: Vec<&str> = options.iter().copied().filter(|&o| o != "maxn").collect();
+    let (tricks, plain) = match options.as_slice() {
         [] => (None, false),
         ["plain"] => (None, true),
         [tricks] => (Some(tricks), false),
@@ -152,5 +155,6 @@ fn expert(budget: &str) -> Option<Player> {
     if plain {
         bot.pairs.infer = false;
     }
+    bot.maxn |= maxn;
     Some(Player::Expert(bot))
 }

@@ -38,6 +38,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
+use super::maxn::MaxN;
 use super::playout::TIE_BREAK;
 use super::sample::Sampler;
 use super::solver::Solver;
@@ -66,6 +67,9 @@ pub struct ExpertBot {
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts above decide in normal running).
     pub max_ms: u64,
+    /// Whether the individual variants' solver is max-n ([`super::maxn`]:
+    /// every seat plays for itself) rather than the two-sided one.
+    pub maxn: bool,
     /// The Monte Carlo player of the pairs game: it bids and plays the
     /// early tricks, and its inference (when on) weighs the solver's deals.
     pub pairs: MonteCarloBot,
@@ -93,6 +97,7 @@ impl ExpertBot {
         max_tricks: 6,
         abarrotada_max_tricks: 0,
         max_ms: 100,
+        maxn: false,
         pairs: MonteCarloBot {
             infer: true,
             ..MonteCarloBot::DEFAULT
@@ -168,7 +173,15 @@ impl ExpertBot {
         // The most one deal can move a card's total: every point left,
         // with its tie-break share.
         let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
-        let spread = (72 - taken).max(0) as f64 * (1.0 + TIE_BREAK);
+        let left = (72 - taken).max(0) as f64;
+        let maxn = self.maxn && view.rules.variant != Variant::Pairs;
+        // A max-n value moves with the others' records too, times the
+        // multiplier.
+        let spread = if maxn {
+            left * (2.0 * f64::from(root.multiplier(&view.rules)) + TIE_BREAK)
+        } else {
+            left * (1.0 + TIE_BREAK)
+        };
         let me = view.rules.variant.table().side(k.seat) as usize;
         let mine = view.points_taken.get(me).copied().unwrap_or(0);
         let mut nodes = 0u64;
@@ -183,13 +196,29 @@ impl ExpertBot {
             } else {
                 self.nodes - nodes
             };
-            let mut solver = Solver::new(&view.rules, k.seat, budget);
-            let values = solver.solve_each(&root);
-            nodes += solver.nodes;
+            let values: Option<Vec<(Card, f64)>> = if maxn {
+                let mut solver = MaxN::new(&view.rules, budget);
+                let values = solver.solve_each(&root);
+                nodes += solver.nodes;
+                values.map(|vs| {
+                    vs.into_iter()
+                        .map(|(c, v)| (c, v[usize::from(k.seat)]))
+                        .collect()
+                })
+            } else {
+                let mut solver = Solver::new(&view.rules, k.seat, budget);
+                let values = solver.solve_each(&root);
+                nodes += solver.nodes;
+                values.map(|vs| {
+                    vs.into_iter()
+                        .map(|(c, v)| (c, worth(&view.rules, mine, v)))
+                        .collect()
+                })
+            };
             let Some(values) = values else { break };
             for (sum, c) in sums.iter_mut().zip(&candidates) {
-                let v = values.iter().find(|(d, _)| d == c).map_or(0, |(_, v)| *v);
-                *sum += w * worth(&view.rules, mine, v);
+                let v = values.iter().find(|(d, _)| d == c).map_or(0.0, |(_, v)| *v);
+                *sum += w * v;
             }
             done += 1;
             if dominates(&sums, spread * f64::from(self.samples - done)) || start.elapsed() >= limit

@@ -23,6 +23,7 @@ mod heuristic;
 pub mod inference;
 pub mod knowledge;
 mod levels;
+pub mod maxn;
 mod montecarlo;
 pub mod playout;
 mod random;

@@ -256,7 +256,7 @@ impl<'a> Solver<'a> {
 }
 
 /// The cards still in play: held by a seat or on the trick.
-fn alive(h: &HandState) -> CardSet {
+pub(super) fn alive(h: &HandState) -> CardSet {
     let held = h.hands.iter().fold(CardSet::EMPTY, |a, &s| a | s);
     h.trick.cards().iter().fold(held, |a, &c| a | c.bit())
 }
@@ -265,7 +265,7 @@ fn alive(h: &HandState) -> CardSet {
 /// its points, that no other card in play separates from it. They are
 /// interchangeable: every rule (which cards beat which, the lowest card of a
 /// suit, counting cards) sees them alike.
-fn representative(c: Card, legal: CardSet, alive: CardSet) -> Card {
+pub(super) fn representative(c: Card, legal: CardSet, alive: CardSet) -> Card {
     let mut rep = c;
     loop {
         // The next stronger card in play of the suit (indices rise with
@@ -283,7 +283,7 @@ fn representative(c: Card, legal: CardSet, alive: CardSet) -> Card {
 /// A multiply-xorshift hasher for the table's keys (already well mixed
 /// bitsets; the standard SipHash costs more than the search step).
 #[derive(Default)]
-struct KeyHasher(u64);
+pub(super) struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -307,7 +307,7 @@ impl Hasher for KeyHasher {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::hand::Stage;
     use crate::rules::trick::Trick;
@@ -340,26 +340,34 @@ mod tests {
         );
     }
 
+    /// A hand in play under oros with seat 0 to lead `hands`.
+    pub(crate) fn led_by_seat_0(hands: [CardSet; 4]) -> HandState {
+        let mut h = HandState::new(1, 3, hands);
+        h.stage = Stage::Playing;
+        h.trump = Some(Trump::Suit(Suit::Oros));
+        h.turn = 0;
+        h.trick = Trick::led_by(0);
+        h
+    }
+
+    /// The last trick under oros: seat 0 leads the 9 of copes (5 points);
+    /// seat 1 holds the 2 of oros (a trump), seats 2 and 3 small copes.
+    pub(crate) fn last_trick() -> HandState {
+        led_by_seat_0([
+            c(Suit::Copes, 11).bit(),
+            c(Suit::Oros, 0).bit(),
+            c(Suit::Copes, 0).bit(),
+            c(Suit::Copes, 1).bit(),
+        ])
+    }
+
     #[test]
     fn the_last_trick_is_worth_its_cards_to_whoever_wins_it() {
         let rules = Rules {
             variant: Variant::Pairs,
             ..Rules::default()
         };
-        // Seat 0 leads the last trick under oros: it holds the 9 of copes
-        // (5 points); seat 1 the 2 of oros (a trump), seats 2 and 3 small
-        // copes.
-        let hands = [
-            c(Suit::Copes, 11).bit(),
-            c(Suit::Oros, 0).bit(),
-            c(Suit::Copes, 0).bit(),
-            c(Suit::Copes, 1).bit(),
-        ];
-        let mut h = HandState::new(1, 3, hands);
-        h.stage = Stage::Playing;
-        h.trump = Some(Trump::Suit(Suit::Oros));
-        h.turn = 0;
-        h.trick = Trick::led_by(0);
+        let h = last_trick();
         for (seat, side_value) in [(0, 0), (1, 6), (2, 0), (3, 6)] {
             let mut s = Solver::new(&rules, seat, 1_000);
             let sol = s.solve(&h).unwrap();

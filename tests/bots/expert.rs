@@ -2,11 +2,13 @@
 //! minimax on small endgames, and the expert only plays legal actions, only
 //! uses what its seat may know, and keeps to its budget.
 
+use botifarra::bots::maxn::{MaxN, Values};
+use botifarra::bots::playout::value;
 use botifarra::bots::solver::Solver;
 use botifarra::bots::{self, Bot, ExpertBot, MonteCarloBot};
 use botifarra::rules::view::GameView;
 use botifarra::rules::{
-    Action, Doubling, FirstDealer, HandState, Match, Phase, Rules, Seat, Variant,
+    Action, Card, Doubling, FirstDealer, HandState, Match, Phase, Rules, Seat, Variant,
 };
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -21,6 +23,7 @@ const QUICK: ExpertBot = ExpertBot {
     max_tricks: 5,
     abarrotada_max_tricks: 5,
     max_ms: 60_000,
+    maxn: false,
     pairs: MonteCarloBot {
         playouts: 60,
         max_ms: 60_000,
@@ -100,53 +103,129 @@ fn endgame(m: &mut Match, rng: &mut Xoshiro256PlusPlus, tricks: u32, extra: usiz
     }
 }
 
+/// `f` of the position after each legal card of `h`, by card.
+fn each_card<T>(h: &HandState, rules: &Rules, f: impl Fn(&HandState) -> T) -> Vec<(Card, T)> {
+    let table = rules.variant.table();
+    let legal = h.legal_cards(rules, table);
+    legal
+        .iter()
+        .map(|c| {
+            let mut next = h.clone();
+            next.play_known(table, c);
+            (c, f(&next))
+        })
+        .collect()
+}
+
+/// `count` endgames of each of `variants`: the last 3 tricks (4 in every
+/// seventh), with 0 to all but one card on the table, reached by random
+/// play from the match seeded `base + n + 100 * variant`; each with its
+/// number `n` and rules.
+fn endgames(variants: &[Variant], count: u64, base: u64, rng: u64) -> Vec<(u64, Rules, HandState)> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(rng);
+    let mut out = Vec::new();
+    for &variant in variants {
+        let seats = variant.table().seats as usize;
+        for n in 0..count {
+            let tricks = if n % 7 == 0 { 4 } else { 3 };
+            let rules = rules(variant, n);
+            let seed = seed(base + n + 100 * variant as u64);
+            let mut m = Match::new(rules.clone(), seed).unwrap();
+            out.push((
+                n,
+                rules,
+                endgame(&mut m, &mut rng, tricks, n as usize % seats),
+            ));
+        }
+    }
+    out
+}
+
 #[test]
 fn the_solver_agrees_with_a_plain_minimax_on_small_endgames() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
     let mut checked = 0;
-    for variant in VARIANTS {
+    for (n, rules, h) in endgames(&VARIANTS, 70, 0, 17) {
+        let variant = rules.variant;
         let seats = variant.table().seats as usize;
-        for n in 0..70u64 {
-            let tricks = if n % 7 == 0 { 4 } else { 3 };
-            let extra = n as usize % seats;
-            let rules = rules(variant, n);
-            let mut m = Match::new(rules.clone(), seed(n + 100 * variant as u64)).unwrap();
-            let h = endgame(&mut m, &mut rng, tricks, extra);
-            // Every seat's side, so both the maximising and the minimising
-            // seats are to play at the root.
-            let table = variant.table();
-            for seat in 0..seats as Seat {
-                let side = table.side(seat);
-                // Each legal card's value by plain minimax.
-                let by_card: Vec<_> = h
-                    .legal_cards(&rules, table)
-                    .iter()
-                    .map(|c| {
-                        let mut next = h.clone();
-                        next.play_known(table, c);
-                        let gained = next.points[side as usize] - h.points[side as usize];
-                        (c, i32::from(gained) + minimax(&next, &rules, side))
-                    })
-                    .collect();
-                let values = by_card.iter().map(|(_, v)| *v);
-                let expected = if table.side(h.turn) == side {
-                    values.max().unwrap()
-                } else {
-                    values.min().unwrap()
-                };
-                let mut solver = Solver::new(&rules, seat, u64::MAX);
-                let sol = solver.solve(&h).expect("solved within an unlimited budget");
-                assert_eq!(sol.value, expected, "{variant:?} n={n} seat={seat}");
-                // The best card achieves the value.
-                assert!(by_card.contains(&(sol.best, expected)), "{}", sol.best);
-                // And every card's own value is exact.
-                let each = Solver::new(&rules, seat, u64::MAX).solve_each(&h).unwrap();
-                assert_eq!(each, by_card);
-                checked += 1;
-            }
+        // Every seat's side, so both the maximising and the minimising
+        // seats are to play at the root.
+        let table = variant.table();
+        for seat in 0..seats as Seat {
+            let side = table.side(seat);
+            // Each legal card's value by plain minimax.
+            let by_card = each_card(&h, &rules, |next| {
+                let gained = next.points[side as usize] - h.points[side as usize];
+                i32::from(gained) + minimax(next, &rules, side)
+            });
+            let values = by_card.iter().map(|(_, v)| *v);
+            let expected = if table.side(h.turn) == side {
+                values.max().unwrap()
+            } else {
+                values.min().unwrap()
+            };
+            let mut solver = Solver::new(&rules, seat, u64::MAX);
+            let sol = solver.solve(&h).expect("solved within an unlimited budget");
+            assert_eq!(sol.value, expected, "{variant:?} n={n} seat={seat}");
+            // The best card achieves the value.
+            assert!(by_card.contains(&(sol.best, expected)), "{}", sol.best);
+            // And every card's own value is exact.
+            let each = Solver::new(&rules, seat, u64::MAX).solve_each(&h).unwrap();
+            assert_eq!(each, by_card);
+            checked += 1;
         }
     }
     assert!(checked > 700, "only {checked} positions");
+}
+
+/// Every seat's value of `h` played out with each seat to play taking the
+/// card best for itself, the lowest such card on a tie, over every legal
+/// card, without a table or pruning.
+fn plain_maxn(h: &HandState, rules: &Rules) -> Values {
+    let table = rules.variant.table();
+    if !h.in_play() {
+        let mut v = [0.0; 4];
+        for (s, x) in v.iter_mut().enumerate().take(table.seats as usize) {
+            *x = value(rules, s as Seat, h);
+        }
+        return v;
+    }
+    let seat = h.turn as usize;
+    let mut best: Option<Values> = None;
+    for c in h.legal_cards(rules, table).iter() {
+        let mut next = h.clone();
+        next.play_known(table, c);
+        let v = plain_maxn(&next, rules);
+        if best.is_none_or(|b| v[seat] > b[seat]) {
+            best = Some(v);
+        }
+    }
+    best.unwrap()
+}
+
+#[test]
+fn the_max_n_search_agrees_with_a_plain_one_on_small_endgames() {
+    let mut checked = 0;
+    let mut differ = 0;
+    for (n, rules, h) in endgames(&[Variant::Abarrotada, Variant::Abarrotada3], 60, 1_000, 29) {
+        let variant = rules.variant;
+        let by_card = each_card(&h, &rules, |next| plain_maxn(next, &rules));
+        let mut search = MaxN::new(&rules, u64::MAX);
+        let each = search
+            .solve_each(&h)
+            .expect("solved within an unlimited budget");
+        assert_eq!(each, by_card, "{variant:?} n={n}");
+        // Not every card of the seat to play is worth the same.
+        let seat = h.turn as usize;
+        if by_card.iter().any(|(_, v)| v[seat] != by_card[0].1[seat]) {
+            differ += 1;
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 120);
+    assert!(
+        differ > 30,
+        "only {differ} positions where the card mattered"
+    );
 }
 
 #[test]
