@@ -133,7 +133,12 @@ fn expert(budget: &str) -> Option<Player> {
     };
     // `maxn` may stand anywhere among the options.
     let maxn = options.contains(&"maxn");
-    let options: Vec<&str> = options.iter().copied().filter(|&o| o != "maxn").collect();
+    let response = options.contains(&"response");
+    let options: Vec<&str> = options
+        .iter()
+        .copied()
+        .filter(|&o| o != "maxn" && o != "response")
+        .collect();
     let (tricks, plain) = match options.as_slice() {
         [] => (None, false),
         ["plain"] => (None, true),
@@ -156,5 +161,6 @@ fn expert(budget: &str) -> Option<Player> {
         bot.pairs.infer = false;
     }
     bot.maxn |= maxn;
+    bot.response |= response;
     Some(Player::Expert(bot))
 }

@@ -39,6 +39,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
 use super::maxn::MaxN;
+use super::response::Response;
 use super::playout::TIE_BREAK;
 use super::sample::Sampler;
 use super::solver::Solver;
@@ -70,6 +71,9 @@ pub struct ExpertBot {
     /// Whether the individual variants' solver is max-n ([`super::maxn`]:
     /// every seat plays for itself) rather than the two-sided one.
     pub maxn: bool,
+    /// Pilot: the individual variants' solver is the best reply to
+    /// heuristic opponents ([`super::response`]).
+    pub response: bool,
     /// The Monte Carlo player of the pairs game: it bids and plays the
     /// early tricks, and its inference (when on) weighs the solver's deals.
     pub pairs: MonteCarloBot,
@@ -97,7 +101,8 @@ impl ExpertBot {
         max_tricks: 6,
         abarrotada_max_tricks: 0,
         max_ms: 100,
-        maxn: false,
+        maxn: true,
+        response: false,
         pairs: MonteCarloBot {
             infer: true,
             ..MonteCarloBot::DEFAULT
@@ -196,7 +201,14 @@ impl ExpertBot {
             } else {
                 self.nodes - nodes
             };
-            let values: Option<Vec<(Card, f64)>> = if maxn {
+            let values: Option<Vec<(Card, f64)>> = if self.response
+                && view.rules.variant != Variant::Pairs
+            {
+                let mut solver = Response::new(&view.rules, k.seat, budget);
+                let values = solver.solve_each(&root, &k);
+                nodes += solver.nodes;
+                values
+            } else if maxn {
                 let mut solver = MaxN::new(&view.rules, budget);
                 let values = solver.solve_each(&root);
                 nodes += solver.nodes;

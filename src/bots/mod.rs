@@ -26,6 +26,7 @@ mod levels;
 pub mod maxn;
 mod montecarlo;
 pub mod playout;
+mod response;
 mod random;
 pub mod sample;
 pub mod solver;

@@ -24,6 +24,7 @@ const QUICK: ExpertBot = ExpertBot {
     abarrotada_max_tricks: 5,
     max_ms: 60_000,
     maxn: false,
+    response: false,
     pairs: MonteCarloBot {
         playouts: 60,
         max_ms: 60_000,
