@@ -2,7 +2,8 @@
 //! in parallel, with a confidence interval on the difference.
 //!
 //! *Duplicate*: every deal is played once per seating of the set in
-//! [`seatings`] (in the pairs game: A as team 0, then A as team 1), with the
+//! [`seatings`] (in the pairs game: A as team 0, then A as team 1; in the
+//! individual variants every split of the seats), with the
 //! same cards, so card luck cancels out of each deal's result. A deal's
 //! result is the mean over its seatings of (points A records − points B
 //! records) per seat; the report gives the mean over deals with a 95%
@@ -69,7 +70,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     /// A player name that is neither a house bot nor a URL.
-    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer], expert:<samples>:<nodes>[:<max_tricks>][:plain], or an http:// URL", names = crate::bots::NAMES.join(", "))]
+    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer], expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply], or an http:// URL", names = crate::bots::NAMES.join(", "))]
     UnknownBot(String),
     /// An external bot failed.
     #[error("external bot {url}: {detail}")]
@@ -88,12 +89,16 @@ pub enum ArenaError {
 }
 
 /// Which seats A occupies in each game of a duplicate set (bit `s` = seat
-/// `s`; B takes the others). Two teams swap in the four-seat games; in the
-/// three-seat game A sits alone in each seat and then B does.
+/// `s`; B takes the others). In the pairs game the two teams swap; in
+/// `abarrotada` A holds every pair of the four seats (opposite, then side
+/// by side), so every seat plays before and after each of the others'
+/// players; in the three-seat game A sits alone in each seat and then B
+/// does.
 pub fn seatings(variant: Variant) -> &'static [u8] {
     match variant {
+        Variant::Pairs => &[0b0101, 0b1010],
+        Variant::Abarrotada => &[0b0101, 0b1010, 0b0011, 0b1100, 0b0110, 0b1001],
         Variant::Abarrotada3 => &[0b001, 0b010, 0b100, 0b110, 0b101, 0b011],
-        _ => &[0b0101, 0b1010],
     }
 }
 

@@ -7,7 +7,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
 use super::external::{self, Table};
-use crate::bots::{self, Bot, ExpertBot, MonteCarloBot, Rollout};
+use crate::bots::{self, Bot, ExpertBot, MonteCarloBot, Plan, Rollout, Search};
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
@@ -34,9 +34,10 @@ impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
     /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`
     /// for a Monte Carlo bot with that budget (and rollout policy),
-    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain]` for an expert bot
-    /// with that budget per card decision (`plain`: without the bidding
-    /// inference), or an `http://` URL for an external bot.
+    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply]`
+    /// for an expert bot with that budget per card decision (`plain`:
+    /// without the bidding inference; the last: the individual variants'
+    /// search), or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
@@ -120,47 +121,55 @@ impl Player {
     }
 }
 
-/// The expert player of `<samples>:<nodes>[:<max_tricks>][:plain]`, without
-/// the wall-clock cap (its Monte Carlo player keeps its own). `max_tricks`
-/// applies in every variant, `abarrotada` included; `plain` turns off the
-/// bidding inference of the pairs game (the individual variants never use
-/// it).
+/// The expert player of
+/// `<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply]`,
+/// without the wall-clock cap (its Monte Carlo player keeps its own). The
+/// samples, nodes and `max_tricks` apply to every variant's plan; `plain`
+/// turns off the bidding inference of the pairs game (the individual
+/// variants never use it); the search names the individual variants'
+/// search (the pairs game's is always two-sided).
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
-    let (samples, nodes, options) = match parts.as_slice() {
-        [samples, nodes, options @ ..] => (samples, nodes, options),
-        _ => return None,
+    let [samples, nodes, options @ ..] = parts.as_slice() else {
+        return None;
     };
-    // `maxn` may stand anywhere among the options.
-    let maxn = options.contains(&"maxn");
-    let response = options.contains(&"response");
-    let options: Vec<&str> = options
-        .iter()
-        .copied()
-        .filter(|&o| o != "maxn" && o != "response")
-        .collect();
-    let (tricks, plain) = match options.as_slice() {
-        [] => (None, false),
-        ["plain"] => (None, true),
-        [tricks] => (Some(tricks), false),
-        [tricks, "plain"] => (Some(tricks), true),
+    let mut rest = options;
+    let samples = samples.parse::<u32>().ok().filter(|&n| n > 0)?;
+    let nodes = nodes.parse::<u64>().ok()?;
+    // The options, each at most once and in this order.
+    let mut tricks = None;
+    if let Some(t) = rest.first().and_then(|t| t.parse::<u8>().ok()) {
+        tricks = Some(t);
+        rest = &rest[1..];
+    }
+    let plain = rest.first() == Some(&"plain");
+    if plain {
+        rest = &rest[1..];
+    }
+    let search = match rest {
+        [] => None,
+        ["twosided"] => Some(Search::TwoSided),
+        ["maxn"] => Some(Search::MaxN),
+        ["reply"] => Some(Search::Reply),
         _ => return None,
     };
     let mut bot = ExpertBot {
-        samples: samples.parse::<u32>().ok().filter(|&n| n > 0)?,
-        nodes: nodes.parse::<u64>().ok()?,
         // Counts alone decide: the same seed gives the same games.
         max_ms: u64::MAX / 4,
         ..ExpertBot::DEFAULT
-    };
-    if let Some(tricks) = tricks {
-        bot.max_tricks = tricks.parse::<u8>().ok()?;
-        bot.abarrotada_max_tricks = bot.max_tricks;
     }
+    .each_plan(|p| Plan {
+        samples,
+        nodes,
+        max_tricks: tricks.unwrap_or(p.max_tricks),
+        ..p
+    });
     if plain {
-        bot.pairs.infer = false;
+        bot.pairs.monte_carlo.infer = false;
     }
-    bot.maxn |= maxn;
-    bot.response |= response;
+    if let Some(search) = search {
+        bot.abarrotada.search = search;
+        bot.abarrotada3.search = search;
+    }
     Some(Player::Expert(bot))
 }

@@ -39,8 +39,8 @@ use rand::rngs::Xoshiro256PlusPlus;
 use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
 use super::maxn::MaxN;
-use super::response::Response;
 use super::playout::TIE_BREAK;
+use super::reply::Reply;
 use super::sample::Sampler;
 use super::solver::Solver;
 use super::{Bot, MonteCarloBot, playable};
@@ -48,37 +48,53 @@ use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Variant};
 
+/// How the expert searches the last tricks of one variant's sampled deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// The two-sided solver ([`super::solver`]): the seat's side against
+    /// the others together, on card points.
+    TwoSided,
+    /// Max-n ([`super::maxn`]): every seat plays for itself, with every
+    /// hand known.
+    MaxN,
+    /// The seat's best reply to heuristic opponents ([`super::reply`]):
+    /// the others play the heuristic player's card from what each of them
+    /// would know.
+    Reply,
+}
+
+/// The expert's plan for one variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// How the last tricks are searched.
+    pub search: Search,
+    /// Most sampled deals searched per card decision.
+    pub samples: u32,
+    /// Most search positions per card decision, over all its deals.
+    pub nodes: u64,
+    /// Most tricks left (the one in progress included) for the search;
+    /// earlier the Monte Carlo player decides (0: it always does).
+    pub max_tricks: u8,
+    /// The Monte Carlo player: it bids and plays the early tricks, and its
+    /// inference (when on) weighs the searched deals.
+    pub monte_carlo: MonteCarloBot,
+}
+
 /// The expert player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExpertBot {
-    /// Most sampled deals solved per card decision.
-    pub samples: u32,
-    /// Most solver positions per card decision, over all its deals.
-    pub nodes: u64,
-    /// Fewest deals worth solving: when the first deal takes more than
+    /// The plan of the pairs game.
+    pub pairs: Plan,
+    /// The plan of `abarrotada`.
+    pub abarrotada: Plan,
+    /// The plan of `abarrotada3`.
+    pub abarrotada3: Plan,
+    /// Fewest deals worth searching: when the first deal takes more than
     /// `nodes / min_samples` positions, the Monte Carlo player decides.
     pub min_samples: u32,
-    /// Most tricks left (the one in progress included) for the solver;
-    /// earlier the Monte Carlo player decides.
-    pub max_tricks: u8,
-    /// The same in `abarrotada`, where the solver (which plays all the
-    /// other seats together against this one) did not record more than the
-    /// Monte Carlo playouts: 0, never, in the house budget.
-    pub abarrotada_max_tricks: u8,
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
-    /// counts above decide in normal running).
+    /// counts decide in normal running).
     pub max_ms: u64,
-    /// Whether the individual variants' solver is max-n ([`super::maxn`]:
-    /// every seat plays for itself) rather than the two-sided one.
-    pub maxn: bool,
-    /// Pilot: the individual variants' solver is the best reply to
-    /// heuristic opponents ([`super::response`]).
-    pub response: bool,
-    /// The Monte Carlo player of the pairs game: it bids and plays the
-    /// early tricks, and its inference (when on) weighs the solver's deals.
-    pub pairs: MonteCarloBot,
-    /// The same for the individual variants.
-    pub individual: MonteCarloBot,
 }
 
 /// What one card decision found.
@@ -86,28 +102,42 @@ pub struct ExpertBot {
 pub struct Decision {
     /// The card chosen.
     pub card: Card,
-    /// Deals solved (0 when the Monte Carlo player decided).
+    /// Deals searched (0 when the Monte Carlo player decided).
     pub samples: u32,
-    /// Solver positions visited.
+    /// Search positions visited.
     pub nodes: u64,
 }
 
 impl ExpertBot {
-    /// The house budget (see `docs/arena.md` for its cost per decision).
+    /// The house budget (see `docs/arena.md` for its cost per decision and
+    /// how each plan was chosen).
     pub const DEFAULT: ExpertBot = ExpertBot {
-        samples: 40,
-        nodes: 500_000,
-        min_samples: 10,
-        max_tricks: 6,
-        abarrotada_max_tricks: 0,
-        max_ms: 100,
-        maxn: true,
-        response: false,
-        pairs: MonteCarloBot {
-            infer: true,
-            ..MonteCarloBot::DEFAULT
+        pairs: Plan {
+            search: Search::TwoSided,
+            samples: 40,
+            nodes: 500_000,
+            max_tricks: 6,
+            monte_carlo: MonteCarloBot {
+                infer: true,
+                ..MonteCarloBot::DEFAULT
+            },
         },
-        individual: MonteCarloBot::DEFAULT,
+        abarrotada: Plan {
+            search: Search::Reply,
+            samples: 200,
+            nodes: 2_000_000,
+            max_tricks: 6,
+            monte_carlo: MonteCarloBot::DEFAULT,
+        },
+        abarrotada3: Plan {
+            search: Search::MaxN,
+            samples: 40,
+            nodes: 500_000,
+            max_tricks: 6,
+            monte_carlo: MonteCarloBot::DEFAULT,
+        },
+        min_samples: 10,
+        max_ms: 100,
     };
 }
 
@@ -130,32 +160,34 @@ impl Bot for ExpertBot {
         {
             return Action::Play { card: d.card };
         }
-        self.monte_carlo(view.rules.variant).choose(view, rng)
+        self.plan(view.rules.variant).monte_carlo.choose(view, rng)
     }
 }
 
 impl ExpertBot {
-    /// The Monte Carlo player of `variant`.
-    pub fn monte_carlo(&self, variant: Variant) -> &MonteCarloBot {
-        if variant == Variant::Pairs {
-            &self.pairs
-        } else {
-            &self.individual
+    /// The plan of `variant`.
+    pub fn plan(&self, variant: Variant) -> &Plan {
+        match variant {
+            Variant::Pairs => &self.pairs,
+            Variant::Abarrotada => &self.abarrotada,
+            Variant::Abarrotada3 => &self.abarrotada3,
         }
     }
 
-    /// Most tricks left for the solver in `variant`.
-    pub fn solver_tricks(&self, variant: Variant) -> u8 {
-        if variant == Variant::Abarrotada {
-            self.abarrotada_max_tricks
-        } else {
-            self.max_tricks
+    /// The same bot with `f` applied to every variant's plan.
+    #[must_use]
+    pub fn each_plan(self, f: impl Fn(Plan) -> Plan) -> ExpertBot {
+        ExpertBot {
+            pairs: f(self.pairs),
+            abarrotada: f(self.abarrotada),
+            abarrotada3: f(self.abarrotada3),
+            ..self
         }
     }
 
-    /// The solver's card for `view` among `cards` (its legal cards, at
+    /// The searched card for `view` among `cards` (its legal cards, at
     /// least two), with what it cost; `None` when the Monte Carlo player
-    /// must decide (too early in the hand, or the first deal did not solve
+    /// must decide (too early in the hand, or the first deal did not finish
     /// within the node budget).
     pub fn decide(
         &self,
@@ -165,75 +197,76 @@ impl ExpertBot {
     ) -> Option<Decision> {
         let start = Instant::now();
         let limit = Duration::from_millis(self.max_ms);
+        let rules = &view.rules;
+        let plan = self.plan(rules.variant);
         let k = Knowledge::from_view(view);
         // The seat has not played to the trick in progress yet.
-        if k.hand.len() > u32::from(self.solver_tricks(view.rules.variant)) {
+        if k.hand.len() > u32::from(plan.max_tricks) {
             return None;
         }
         let sampler = Sampler::new(&k);
-        let bidding = self.monte_carlo(view.rules.variant).bidding(view);
+        let bidding = plan.monte_carlo.bidding(view);
         let candidates: Vec<Card> = cards.iter().collect();
         let mut sums = vec![0f64; candidates.len()];
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
         // The most one deal can move a card's total: every point left,
-        // with its tie-break share.
+        // with its tie-break share; a playout value moves with the others'
+        // records too, times the multiplier.
         let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
         let left = (72 - taken).max(0) as f64;
-        let maxn = self.maxn && view.rules.variant != Variant::Pairs;
-        // A max-n value moves with the others' records too, times the
-        // multiplier.
-        let spread = if maxn {
-            left * (2.0 * f64::from(root.multiplier(&view.rules)) + TIE_BREAK)
-        } else {
+        let spread = if plan.search == Search::TwoSided {
             left * (1.0 + TIE_BREAK)
+        } else {
+            left * (2.0 * f64::from(root.multiplier(rules)) + TIE_BREAK)
         };
-        let me = view.rules.variant.table().side(k.seat) as usize;
+        let me = rules.variant.table().side(k.seat) as usize;
         let mine = view.points_taken.get(me).copied().unwrap_or(0);
         let mut nodes = 0u64;
         let mut done = 0u32;
-        while done < self.samples {
+        while done < plan.samples {
             let deal = sampler.sample(rng);
             // At most 1: a weighed deal moves a total by at most `spread`.
             let w = bidding.weight(&deal);
             root.set_cards(deal);
             let budget = if done == 0 {
-                self.nodes / u64::from(self.min_samples.max(1))
+                plan.nodes / u64::from(self.min_samples.max(1))
             } else {
-                self.nodes - nodes
+                plan.nodes - nodes
             };
-            let values: Option<Vec<(Card, f64)>> = if self.response
-                && view.rules.variant != Variant::Pairs
-            {
-                let mut solver = Response::new(&view.rules, k.seat, budget);
-                let values = solver.solve_each(&root, &k);
-                nodes += solver.nodes;
-                values
-            } else if maxn {
-                let mut solver = MaxN::new(&view.rules, budget);
-                let values = solver.solve_each(&root);
-                nodes += solver.nodes;
-                values.map(|vs| {
-                    vs.into_iter()
-                        .map(|(c, v)| (c, v[usize::from(k.seat)]))
-                        .collect()
-                })
-            } else {
-                let mut solver = Solver::new(&view.rules, k.seat, budget);
-                let values = solver.solve_each(&root);
-                nodes += solver.nodes;
-                values.map(|vs| {
-                    vs.into_iter()
-                        .map(|(c, v)| (c, worth(&view.rules, mine, v)))
-                        .collect()
-                })
+            let (values, cost) = match plan.search {
+                Search::TwoSided => {
+                    let mut solver = Solver::new(rules, k.seat, budget);
+                    let values = solver.solve_each(&root).map(|vs| {
+                        vs.into_iter()
+                            .map(|(c, v)| (c, worth(rules, mine, v)))
+                            .collect()
+                    });
+                    (values, solver.nodes)
+                }
+                Search::MaxN => {
+                    let mut solver = MaxN::new(rules, budget);
+                    let values = solver.solve_each(&root).map(|vs| {
+                        vs.into_iter()
+                            .map(|(c, v)| (c, v[usize::from(k.seat)]))
+                            .collect()
+                    });
+                    (values, solver.nodes)
+                }
+                Search::Reply => {
+                    let mut solver = Reply::new(rules, k.seat, budget);
+                    (solver.solve_each(&root, &k), solver.nodes)
+                }
             };
-            let Some(values) = values else { break };
+            nodes += cost;
+            let Some(values): Option<Vec<(Card, f64)>> = values else {
+                break;
+            };
             for (sum, c) in sums.iter_mut().zip(&candidates) {
                 let v = values.iter().find(|(d, _)| d == c).map_or(0.0, |(_, v)| *v);
                 *sum += w * v;
             }
             done += 1;
-            if dominates(&sums, spread * f64::from(self.samples - done)) || start.elapsed() >= limit
+            if dominates(&sums, spread * f64::from(plan.samples - done)) || start.elapsed() >= limit
             {
                 break;
             }

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use super::playout::value;
-use super::solver::{KeyHasher, alive, representative};
+use super::solver::{KeyHasher, alive, each_distinct, representative};
 use crate::rules::{Card, HandState, Rules, Table};
 
 /// One value per seat (the fourth is unused with three seats).
@@ -81,25 +81,7 @@ impl<'a> MaxN<'a> {
         }
         let mut h = h.without_records();
         let legal = h.legal_cards(self.rules, self.table);
-        let alive = alive(&h);
-        let mut out: Vec<(Card, Values)> = Vec::with_capacity(legal.len() as usize);
-        for c in legal.iter() {
-            let rep = representative(c, legal, alive);
-            let v = match out.iter().find(|(d, _)| *d == rep) {
-                Some(&(_, v)) => v,
-                None => {
-                    let v = self.after(&mut h, rep);
-                    if rep != c {
-                        out.push((rep, v));
-                    }
-                    v
-                }
-            };
-            out.push((c, v));
-        }
-        out.retain(|(c, _)| legal.contains(*c));
-        out.sort_by_key(|(c, _)| *c);
-        out.dedup_by_key(|(c, _)| *c);
+        let out = each_distinct(legal, alive(&h), |c| self.after(&mut h, c));
         (!self.aborted).then_some(out)
     }
 

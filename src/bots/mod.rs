@@ -26,8 +26,8 @@ mod levels;
 pub mod maxn;
 mod montecarlo;
 pub mod playout;
-mod response;
 mod random;
+mod reply;
 pub mod sample;
 pub mod solver;
 
@@ -36,7 +36,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use crate::rules::view::GameView;
 use crate::rules::{Action, CardSet};
 
-pub use expert::{Decision, ExpertBot};
+pub use expert::{Decision, ExpertBot, Plan, Search};
 pub use heuristic::HeuristicBot;
 pub use levels::{EasyBot, Level};
 pub use montecarlo::MonteCarloBot;

@@ -118,23 +118,7 @@ impl<'a> Solver<'a> {
         }
         let mut h = h.without_records();
         let legal = h.legal_cards(self.rules, self.table);
-        let alive = alive(&h);
-        let mut out = Vec::with_capacity(legal.len() as usize);
-        for c in legal.iter() {
-            let rep = representative(c, legal, alive);
-            if let Some(&(_, v)) = out.iter().find(|(d, _)| *d == rep) {
-                out.push((c, v));
-                continue;
-            }
-            let v = self.after(&mut h, rep, -INF, INF);
-            out.push((c, v));
-            if rep != c {
-                out.push((rep, v));
-            }
-        }
-        out.retain(|(c, _)| legal.contains(*c));
-        out.sort_by_key(|(c, _)| *c);
-        out.dedup_by_key(|(c, _)| *c);
+        let out = each_distinct(legal, alive(&h), |c| self.after(&mut h, c, -INF, INF));
         (!self.aborted).then_some(out)
     }
 
@@ -259,6 +243,34 @@ impl<'a> Solver<'a> {
 pub(super) fn alive(h: &HandState) -> CardSet {
     let held = h.hands.iter().fold(CardSet::EMPTY, |a, &s| a | s);
     h.trick.cards().iter().fold(held, |a, &c| a | c.bit())
+}
+
+/// `value` of every card of `legal`, by card, computed once per run of
+/// interchangeable cards ([`representative`]; `alive`: the cards in play).
+pub(super) fn each_distinct<T: Copy>(
+    legal: CardSet,
+    alive: CardSet,
+    mut value: impl FnMut(Card) -> T,
+) -> Vec<(Card, T)> {
+    let mut out: Vec<(Card, T)> = Vec::with_capacity(legal.len() as usize);
+    for c in legal.iter() {
+        let rep = representative(c, legal, alive);
+        let v = match out.iter().find(|(d, _)| *d == rep) {
+            Some(&(_, v)) => v,
+            None => {
+                let v = value(rep);
+                if rep != c {
+                    out.push((rep, v));
+                }
+                v
+            }
+        };
+        out.push((c, v));
+    }
+    out.retain(|(c, _)| legal.contains(*c));
+    out.sort_by_key(|(c, _)| *c);
+    out.dedup_by_key(|(c, _)| *c);
+    out
 }
 
 /// The strongest card of `c`'s run in `legal`: the cards of its suit, with

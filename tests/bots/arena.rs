@@ -28,11 +28,9 @@ fn a_deterministic_bot_against_itself_scores_exactly_zero_over_duplicate_deals()
         let r = run(&args("heuristic", "heuristic", 30, variant)).unwrap();
         assert_eq!(r.recorded.mean, 0.0, "{variant:?}");
         assert_eq!(r.points.mean, 0.0, "{variant:?}");
-        let games = if variant == Variant::Abarrotada3 {
-            6
-        } else {
-            2
-        };
+        // Pairs: A as either team; the individual variants: every split of
+        // the seats between A and B.
+        let games = if variant == Variant::Pairs { 2 } else { 6 };
         assert_eq!(r.hands, 30 * games);
     }
 }

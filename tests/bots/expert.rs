@@ -5,7 +5,7 @@
 use botifarra::bots::maxn::{MaxN, Values};
 use botifarra::bots::playout::value;
 use botifarra::bots::solver::Solver;
-use botifarra::bots::{self, Bot, ExpertBot, MonteCarloBot};
+use botifarra::bots::{self, Bot, ExpertBot, MonteCarloBot, Plan, Search};
 use botifarra::rules::view::GameView;
 use botifarra::rules::{
     Action, Card, Doubling, FirstDealer, HandState, Match, Phase, Rules, Seat, Variant,
@@ -16,26 +16,31 @@ use rand::{RngExt, SeedableRng};
 const VARIANTS: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
 
 /// A small budget: debug builds are slow.
-const QUICK: ExpertBot = ExpertBot {
-    samples: 4,
-    nodes: 40_000,
-    min_samples: 2,
-    max_tricks: 5,
-    abarrotada_max_tricks: 5,
+const QUICK_MC: MonteCarloBot = MonteCarloBot {
+    playouts: 60,
     max_ms: 60_000,
-    maxn: false,
-    response: false,
-    pairs: MonteCarloBot {
-        playouts: 60,
-        max_ms: 60_000,
-        infer: true,
-        ..MonteCarloBot::DEFAULT
-    },
-    individual: MonteCarloBot {
-        playouts: 60,
-        max_ms: 60_000,
-        ..MonteCarloBot::DEFAULT
-    },
+    ..MonteCarloBot::DEFAULT
+};
+
+/// A small plan with `search` (and the pairs game's inference when
+/// `infer`).
+const fn quick(search: Search, infer: bool) -> Plan {
+    Plan {
+        search,
+        samples: 4,
+        nodes: 40_000,
+        max_tricks: 5,
+        monte_carlo: MonteCarloBot { infer, ..QUICK_MC },
+    }
+}
+
+/// The house searches on a small budget.
+const QUICK: ExpertBot = ExpertBot {
+    pairs: quick(Search::TwoSided, true),
+    abarrotada: quick(Search::Reply, false),
+    abarrotada3: quick(Search::MaxN, false),
+    min_samples: 2,
+    max_ms: 60_000,
 };
 
 fn seed(n: u64) -> [u8; 32] {
@@ -293,11 +298,15 @@ fn the_expert_only_ever_plays_legal_actions_in_every_variant() {
 /// and some decision differs.
 #[test]
 fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_player() {
-    let plain = QUICK.individual;
-    assert!(!plain.infer && QUICK.pairs.infer);
+    const { assert!(QUICK.pairs.monte_carlo.infer) };
     let heuristic = bots::by_name("heuristic").unwrap();
     let mut differ_in_pairs = 0;
     for variant in VARIANTS {
+        let plan = QUICK.plan(variant);
+        let plain = MonteCarloBot {
+            infer: false,
+            ..plan.monte_carlo
+        };
         let mut compared = 0;
         for n in 0..3u64 {
             // One hand with the default options.
@@ -308,7 +317,7 @@ fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_
                 let seat = m.turn().unwrap();
                 let view = m.view(Some(seat));
                 let early = view.phase != Phase::Playing
-                    || view.hand.as_ref().map_or(0, Vec::len) > usize::from(QUICK.max_tricks);
+                    || view.hand.as_ref().map_or(0, Vec::len) > usize::from(plan.max_tricks);
                 if early && view.legal_actions.len() >= 2 && view.phase != Phase::AwaitingDeal {
                     let expert = QUICK.choose(&view, &mut Xoshiro256PlusPlus::seed_from_u64(n));
                     let mc = plain.choose(&view, &mut Xoshiro256PlusPlus::seed_from_u64(n));
@@ -328,52 +337,63 @@ fn in_the_individual_variants_the_expert_decides_early_as_the_plain_monte_carlo_
     assert!(differ_in_pairs > 0, "the pairs expert infers");
 }
 
-/// In `abarrotada` the house expert never solves (there the solver did not
-/// record more than the Monte Carlo playouts): at every card decision of a
-/// hand, `decide` hands the card to the Monte Carlo player.
+/// The house expert searches only the last tricks of its plan: in every
+/// variant, every card decision with more tricks left goes to the Monte
+/// Carlo player (`decide` answers `None`), and most later ones are
+/// searched within the house budget (the rest do not fit it).
 #[test]
-fn in_abarrotada_the_house_expert_leaves_every_card_to_the_monte_carlo_player() {
+fn the_house_expert_searches_the_last_tricks_of_each_plan() {
     let house = ExpertBot::DEFAULT;
-    assert_eq!(house.solver_tricks(Variant::Abarrotada), 0);
-    assert_eq!(house.solver_tricks(Variant::Abarrotada3), house.max_tricks);
-    assert_eq!(house.solver_tricks(Variant::Pairs), house.max_tricks);
     let heuristic = bots::by_name("heuristic").unwrap();
-    let three_hands = Rules {
-        max_hands: Some(3),
-        ..rules(Variant::Abarrotada, 0)
-    };
-    let mut m = Match::new(three_hands, seed(41)).unwrap();
-    let mut events = Vec::new();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
-    let (mut asked, mut solved) = (0, 0);
-    while m.phase() != Phase::MatchOver && asked < 200 {
-        let seat = m.turn().unwrap();
-        let view = m.view(Some(seat));
-        let cards = bots::playable(&view.legal_actions);
-        if view.phase == Phase::Playing && cards.len() >= 2 {
-            assert_eq!(house.decide(&view, cards, &mut rng), None);
-            // The test budget does solve such positions late in a hand.
-            if view.hand.as_ref().map_or(0, Vec::len) <= usize::from(QUICK.max_tricks) {
-                solved += usize::from(QUICK.decide(&view, cards, &mut rng).is_some());
+    for variant in VARIANTS {
+        let plan = house.plan(variant);
+        assert!(plan.max_tricks > 0 && plan.max_tricks < 12, "{variant:?}");
+        let three_hands = Rules {
+            max_hands: Some(3),
+            ..rules(variant, 0)
+        };
+        let mut m = Match::new(three_hands, seed(41)).unwrap();
+        let mut events = Vec::new();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+        let (mut early, mut late, mut searched) = (0, 0, 0);
+        while m.phase() != Phase::MatchOver {
+            let seat = m.turn().unwrap();
+            let view = m.view(Some(seat));
+            let cards = bots::playable(&view.legal_actions);
+            if view.phase == Phase::Playing && cards.len() >= 2 {
+                let d = house.decide(&view, cards, &mut rng);
+                if view.hand.as_ref().map_or(0, Vec::len) > usize::from(plan.max_tricks) {
+                    assert_eq!(d, None, "{variant:?}");
+                    early += 1;
+                } else {
+                    late += 1;
+                    searched += usize::from(d.is_some_and(|d| d.samples > 0));
+                }
             }
-            asked += 1;
+            let a = heuristic.choose(&view, &mut rng);
+            m.apply(seat, a, &mut events).unwrap();
         }
-        let a = heuristic.choose(&view, &mut rng);
-        m.apply(seat, a, &mut events).unwrap();
+        assert!(
+            early >= 5 && late >= 5,
+            "{variant:?}: {early} early, {late} late"
+        );
+        assert!(
+            searched * 10 >= late * 8,
+            "{variant:?}: {searched} of {late} searched"
+        );
     }
-    assert!(asked >= 50, "only {asked} card decisions");
-    assert!(solved > 10, "the test budget solved only {solved}");
 }
 
-/// A hand in play at `viewer`'s turn with at most five cards left and a
-/// choice of cards, and a copy in
-/// which two other seats hold different cards (swapped), which `viewer`
+/// A one-hand match of `variant` in play at `viewer`'s turn with at most
+/// five cards left and a choice of cards, and a copy in which two other seats hold different cards (swapped), which `viewer`
 /// cannot tell apart.
-fn twin_matches(viewer: Seat) -> (Match, Match) {
+fn twin_matches(variant: Variant, viewer: Seat) -> (Match, Match) {
     let heuristic = bots::by_name("heuristic").unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let seats = variant.table().seats;
     let rules = Rules {
-        first_dealer: FirstDealer::Seat(3),
+        variant,
+        first_dealer: FirstDealer::Seat(seats - 1),
         max_hands: Some(1),
         ..Rules::default()
     };
@@ -390,7 +410,11 @@ fn twin_matches(viewer: Seat) -> (Match, Match) {
         let a = heuristic.choose(&m.view(Some(seat)), &mut rng);
         m.apply(seat, a, &mut events).unwrap();
     }
-    let twin = swap_cards(&m, (viewer + 1) as usize % 4, (viewer + 3) as usize % 4);
+    let twin = swap_cards(
+        &m,
+        usize::from((viewer + 1) % seats),
+        usize::from((viewer + seats - 1) % seats),
+    );
     (m, twin)
 }
 
@@ -408,10 +432,26 @@ fn swap_cards(m: &Match, a: usize, b: usize) -> Match {
     twin
 }
 
+/// The same in every variant, so with each search: two-sided (pairs), the
+/// best reply (abarrotada), max-n (abarrotada3).
 #[test]
 fn the_expert_sees_only_the_view_not_the_hidden_hands() {
+    an_expert_sees_only_the_view(Variant::Pairs, QUICK);
+    an_expert_sees_only_the_view(Variant::Abarrotada, QUICK);
+    // Max-n has no cutoffs: more positions for five tricks.
+    let maxn = ExpertBot {
+        abarrotada3: Plan {
+            nodes: 1_000_000,
+            ..QUICK.abarrotada3
+        },
+        ..QUICK
+    };
+    an_expert_sees_only_the_view(Variant::Abarrotada3, maxn);
+}
+
+fn an_expert_sees_only_the_view(variant: Variant, bot: ExpertBot) {
     let viewer = 0;
-    let (m, twin) = twin_matches(viewer);
+    let (m, twin) = twin_matches(variant, viewer);
     assert_ne!(
         m.hand.as_ref().unwrap().hands,
         twin.hand.as_ref().unwrap().hands
@@ -422,10 +462,7 @@ fn the_expert_sees_only_the_view_not_the_hidden_hands() {
         serde_json::to_string(&v2).unwrap(),
         "same view"
     );
-    let expert = ExpertBot {
-        samples: 12,
-        ..QUICK
-    };
+    let expert = bot.each_plan(|p| Plan { samples: 12, ..p });
     let cards = bots::playable(&v1.legal_actions);
     let d1 = expert.decide(&v1, cards, &mut Xoshiro256PlusPlus::seed_from_u64(6));
     let d2 = expert.decide(&v2, cards, &mut Xoshiro256PlusPlus::seed_from_u64(6));
@@ -440,32 +477,31 @@ fn the_expert_sees_only_the_view_not_the_hidden_hands() {
 
 #[test]
 fn the_expert_keeps_to_its_sample_and_node_budget() {
-    let (m, _) = twin_matches(0);
+    let (m, _) = twin_matches(Variant::Pairs, 0);
     let view = m.view(Some(0));
     let cards = bots::playable(&view.legal_actions);
     assert!(cards.len() >= 2, "a real choice: {cards:?}");
     for samples in [1, 3, 9] {
-        let bot = ExpertBot { samples, ..QUICK };
+        let bot = QUICK.each_plan(|p| Plan { samples, ..p });
         let d = bot
             .decide(&view, cards, &mut Xoshiro256PlusPlus::seed_from_u64(1))
             .unwrap();
         assert!(d.samples <= samples && d.samples >= 1, "{d:?}");
-        assert!(d.nodes <= QUICK.nodes, "{d:?}");
+        assert!(d.nodes <= QUICK.pairs.nodes, "{d:?}");
         assert!(cards.contains(d.card));
     }
     // Too few nodes to solve one deal: the Monte Carlo player decides.
-    let starved = ExpertBot { nodes: 10, ..QUICK };
+    let starved = QUICK.each_plan(|p| Plan { nodes: 10, ..p });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     assert_eq!(starved.decide(&view, cards, &mut rng), None);
     let a = starved.choose(&view, &mut rng);
     assert!(view.legal_actions.contains(&a));
     // Too many tricks left for the solver: likewise.
     let left = m.hand.as_ref().unwrap().hands[0].len() as u8;
-    let early = ExpertBot {
+    let early = QUICK.each_plan(|p| Plan {
         max_tricks: left - 1,
-        abarrotada_max_tricks: left - 1,
-        ..QUICK
-    };
+        ..p
+    });
     assert_eq!(early.decide(&view, cards, &mut rng), None);
 }
 
@@ -515,15 +551,37 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
     assert!(r.a.decisions > 0 && r.b.decisions > 0);
     match Player::parse("expert:2:20000:plain") {
         Ok(Player::Expert(bot)) => {
-            assert!(!bot.pairs.infer);
-            assert_eq!((bot.samples, bot.nodes), (2, 20_000));
-            assert_eq!(bot.max_tricks, ExpertBot::DEFAULT.max_tricks);
+            assert!(!bot.pairs.monte_carlo.infer);
+            for v in VARIANTS {
+                let (plan, house) = (bot.plan(v), ExpertBot::DEFAULT.plan(v));
+                assert_eq!((plan.samples, plan.nodes), (2, 20_000));
+                assert_eq!(plan.max_tricks, house.max_tricks);
+                assert_eq!(plan.search, house.search);
+            }
         }
         _ => panic!("expert:2:20000:plain is an expert"),
     }
     assert!(
-        matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.pairs.infer && b.max_tricks == 5)
+        matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.pairs.monte_carlo.infer && b.abarrotada.max_tricks == 5)
     );
+    // The search option sets the individual variants' search only.
+    for (option, search) in [
+        ("twosided", Search::TwoSided),
+        ("maxn", Search::MaxN),
+        ("reply", Search::Reply),
+    ] {
+        match Player::parse(&format!("expert:2:20000:4:plain:{option}")) {
+            Ok(Player::Expert(b)) => {
+                assert_eq!(
+                    (b.abarrotada.search, b.abarrotada3.search),
+                    (search, search)
+                );
+                assert_eq!(b.pairs.search, Search::TwoSided);
+                assert_eq!(b.abarrotada3.max_tricks, 4);
+            }
+            _ => panic!("{option}"),
+        }
+    }
     assert!(run(&args("medium", "hard:1")).is_err());
     for bad in [
         "expert:0:100",
@@ -532,6 +590,8 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
         "expert:2:10:4:5",
         "expert:2:10:plain:4",
         "expert:2:10:4:fast",
+        "expert:2:10:maxn:plain",
+        "expert:2:10:reply:maxn",
     ] {
         assert!(
             matches!(run(&args(bad, "easy")), Err(ArenaError::UnknownBot(_))),
