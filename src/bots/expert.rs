@@ -1,36 +1,39 @@
-//! The expert player: determinization with an exact solver.
+//! The expert player: determinization with an end-of-hand search.
 //!
-//! For a card to play it deals the unseen cards consistently with what its
-//! seat has seen ([`super::sample`], with every inference of
-//! [`super::knowledge`]), solves each sampled deal exactly with every hand
-//! known ([`super::solver`]: the value of every legal card), and plays the
-//! card with the best total over the samples (ties to the heuristic's
-//! preference). The deals are shared by every card (common random numbers).
+//! For a card to play late in a hand it deals the unseen cards consistently
+//! with what its seat has seen ([`super::sample`], with every inference of
+//! [`super::knowledge`]), searches each sampled deal to the end of the hand
+//! (the value of every legal card), and plays the card with the best total
+//! over the samples (ties to the heuristic's preference). The deals are
+//! shared by every card (common random numbers).
+//!
+//! Each variant has its [`Plan`]: the search, the budget and the Monte
+//! Carlo player that bids and plays the earlier tricks. The house plans
+//! (the measurements are in docs/arena.md):
+//! - pairs: the exact two-sided solver ([`super::solver`]), each deal's
+//!   points valued as the seat records them ([`worth`]); the Monte Carlo
+//!   player infers ([`super::inference`]): every sampled deal, in its
+//!   searches and in this loop, is weighed by how likely it made the other
+//!   seats bid as they did, and its bid search expects them to bid as the
+//!   fitted model says;
+//! - abarrotada3: max-n ([`super::maxn`]: every seat plays for itself);
+//! - abarrotada: the seat's best reply to heuristic opponents
+//!   ([`super::reply`]);
+//! - in both individual variants, no inference (it did not pay there), so
+//!   the bids and the earlier tricks are the plain Monte Carlo player's.
 //!
 //! The loop is anytime and budgeted by counts, so that a fixed rng seed
 //! gives the same decision on any machine: at most `samples` deals and
-//! `nodes` solver positions per decision; it stops early when one card leads
-//! every other by more than the rest of the samples could change. Early in
-//! a hand (more than [`ExpertBot::solver_tricks`] tricks left), or when the
-//! first deal does not solve within `nodes / min_samples` positions (too few
-//! deals would fit), the card is the Monte Carlo player's
-//! ([`ExpertBot::monte_carlo`], heuristic playouts). A wall-clock cap
-//! `max_ms` only matters on an overloaded machine. Each deal's solved
-//! points are valued as the seat records them ([`worth`]).
+//! `nodes` search positions per decision; it stops early when one card
+//! leads every other by more than the rest of the samples could change.
+//! Early in a hand (more than the plan's `max_tricks` tricks left), or when
+//! the first deal does not finish within `nodes / min_samples` positions
+//! (too few deals would fit), the card is the Monte Carlo player's. A
+//! wall-clock cap `max_ms` only matters on an overloaded machine.
 //!
 //! The trump choice and the doubles are the Monte Carlo player's search
-//! ([`super::bid_search`]): solving 12 tricks per deal for every candidate
-//! does not fit the budget.
-//!
-//! The variants differ (the measurements are in docs/arena.md):
-//! - pairs: the Monte Carlo player infers ([`super::inference`]): every
-//!   sampled deal, in its searches and in the solver's loop, is weighed by
-//!   how likely it made the other seats bid as they did, and its bid search
-//!   expects them to bid as the fitted model says;
-//! - abarrotada3: no inference (it did not pay there), the solver as above;
-//! - abarrotada: no inference and no solver (`abarrotada_max_tricks: 0`:
-//!   it recorded less than the playouts there), so every decision is the
-//!   plain Monte Carlo player's.
+//! ([`super::bid_search`]): searching 12 tricks per deal for every
+//! candidate does not fit the budget.
 
 use std::time::{Duration, Instant};
 
@@ -124,8 +127,8 @@ impl ExpertBot {
         },
         abarrotada: Plan {
             search: Search::Reply,
-            samples: 200,
-            nodes: 2_000_000,
+            samples: 400,
+            nodes: 4_000_000,
             max_tricks: 6,
             monte_carlo: MonteCarloBot::DEFAULT,
         },

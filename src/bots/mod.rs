@@ -27,7 +27,7 @@ pub mod maxn;
 mod montecarlo;
 pub mod playout;
 mod random;
-mod reply;
+pub mod reply;
 pub mod sample;
 pub mod solver;
 
