@@ -6,10 +6,11 @@
 //! and `idempotency_key_reused` beside `illegal_move` on the actions.
 
 use serde_json::json;
+use utoipa::openapi::example::ExampleBuilder;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{Object, Type};
-use utoipa::openapi::{OpenApi, Ref, RefOr, Required, ResponseBuilder};
+use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, Required, ResponseBuilder};
 
 /// `(name, integer?, description, example)` of the shared headers.
 const HEADERS: &[(&str, bool, &str, &str)] = &[
@@ -160,10 +161,40 @@ fn add_to(op: &mut Operation, path: &str) {
             response.headers.insert("Vary".into(), header_ref("Vary"));
         }
         if acts && status == "422" {
-            response.description.push_str(
-                "; or `idempotency_key_reused`: this `Idempotency-Key` was last used for a \
-                 different request (another action or other guards), and nothing changed",
-            );
+            response.description.push_str("; or ");
+            response.description.push_str(KEY_REUSED);
         }
     }
+    // An action that breaks no rule of the game (resign) still answers a
+    // reused key with a `422`.
+    if acts && !op.responses.responses.contains_key("422") {
+        // Its one example: never `illegal_move`, which the shared examples
+        // of a `422` would add.
+        let example = json!({
+            "type": "urn:botifarra:problem:idempotency_key_reused",
+            "title": "Idempotency key reused",
+            "status": 422,
+            "detail": "this Idempotency-Key was used for a different request; send a new key \
+                       with a new request",
+            "code": "idempotency_key_reused",
+        });
+        let content = ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("Problem")))
+            .examples_from_iter([(
+                "idempotency_key_reused",
+                ExampleBuilder::new().value(Some(example)).build(),
+            )])
+            .build();
+        let response = ResponseBuilder::new()
+            .description(KEY_REUSED)
+            .content("application/problem+json", content)
+            .build();
+        op.responses
+            .responses
+            .insert("422".to_string(), RefOr::T(response));
+    }
 }
+
+/// How an action answers an `Idempotency-Key` used for another request.
+const KEY_REUSED: &str = "`idempotency_key_reused`: this `Idempotency-Key` was last used for a \
+                          different request (another action or other guards), and nothing changed";

@@ -185,6 +185,26 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
                     "{method} {path} {param}"
                 );
             }
+            // Every action answers a key used for another request with a
+            // `422`, resign included (it breaks no rule of the game).
+            let keyed = op["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|p| p["name"] == "Idempotency-Key");
+            if keyed {
+                let examples =
+                    &op["responses"]["422"]["content"]["application/problem+json"]["examples"];
+                assert!(
+                    examples.get("idempotency_key_reused").is_some(),
+                    "{method} {path} documents no reused key"
+                );
+                assert_eq!(
+                    examples.get("illegal_move").is_some(),
+                    !path.ends_with("/resign"),
+                    "{method} {path}"
+                );
+            }
             for (status, answer) in op["responses"].as_object().unwrap() {
                 let Some(examples) =
                     answer["content"]["application/problem+json"]["examples"].as_object()

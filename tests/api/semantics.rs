@@ -221,6 +221,22 @@ async fn a_reused_idempotency_key_with_another_request_is_refused(backend: Backe
         .await;
     assert_eq!(retry.status, 200, "{}", retry.text);
     assert_eq!(retry.text, first.text);
+    // Resigning under the card's key is another request, refused as the
+    // document says: the hand goes on.
+    let resign = app
+        .send(
+            Method::POST,
+            &format!("{path}/resign"),
+            Some(&t[1]),
+            None,
+            &key,
+        )
+        .await;
+    assert_eq!(resign.status, 422, "{}", resign.text);
+    assert_eq!(resign.json["code"], "idempotency_key_reused");
+    let after = app.get(&path, Some(&t[1])).await.json;
+    assert_eq!(after["version"], first.json["version"], "nothing changed");
+    assert_eq!(after["phase"], "playing");
 }
 
 async fn resuming_after_an_event_the_match_never_made_is_refused(backend: Backend) {
