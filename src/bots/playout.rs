@@ -36,18 +36,31 @@ pub enum Rollout {
 /// `h` (kept in step with it; its own seat and hand do not matter).
 pub fn rollout(h: &mut HandState, k: &mut Knowledge, rules: &Rules, table: Table, policy: Rollout) {
     while h.in_play() {
-        let legal = h.legal_cards(rules, table);
-        let seat = h.turn;
-        let card = match policy {
-            _ if legal.len() == 1 => legal.lowest().unwrap_or_default(),
-            Rollout::Greedy => greedy(h, table, legal),
-            Rollout::Heuristic => choose_card(&k.for_seat(seat, h.hands[seat as usize]), legal),
-        };
-        if policy == Rollout::Heuristic {
-            k.observe(seat, card);
-        }
-        h.play_known(table, card);
+        play_one(h, k, rules, table, policy);
     }
+}
+
+/// Plays one card of the seat to play in `h` as `policy` chooses it (its
+/// only legal card when it has one), keeping `k` in step when the policy
+/// reads it.
+pub fn play_one(
+    h: &mut HandState,
+    k: &mut Knowledge,
+    rules: &Rules,
+    table: Table,
+    policy: Rollout,
+) {
+    let legal = h.legal_cards(rules, table);
+    let seat = h.turn;
+    let card = match policy {
+        _ if legal.len() == 1 => legal.lowest().unwrap_or_default(),
+        Rollout::Greedy => greedy(h, table, legal),
+        Rollout::Heuristic => choose_card(&k.for_seat(seat, h.hands[seat as usize]), legal),
+    };
+    if policy == Rollout::Heuristic {
+        k.observe(seat, card);
+    }
+    h.play_known(table, card);
 }
 
 /// The share of its own raw hand points a seat's value adds to the record,

@@ -7,9 +7,8 @@
 //! The opponents' play depends on everything they have seen, so the
 //! positions are not transposed; the node budget bounds the search.
 
-use super::heuristic::choose_card;
 use super::knowledge::Knowledge;
-use super::playout::value;
+use super::playout::{Rollout, play_one, value};
 use super::solver::{alive, each_distinct, representative};
 use crate::rules::{Card, HandState, Rules, Seat, Table};
 
@@ -61,15 +60,7 @@ impl<'a> Reply<'a> {
     /// of the seat's cards.
     fn search(&mut self, h: &mut HandState, k: &mut Knowledge) -> f64 {
         while h.in_play() && h.turn != self.seat {
-            let seat = h.turn;
-            let legal = h.legal_cards(self.rules, self.table);
-            let card = if legal.len() == 1 {
-                legal.lowest().unwrap_or_default()
-            } else {
-                choose_card(&k.for_seat(seat, h.hands[seat as usize]), legal)
-            };
-            k.observe(seat, card);
-            h.play_known(self.table, card);
+            play_one(h, k, self.rules, self.table, Rollout::Heuristic);
         }
         if !h.in_play() {
             return value(self.rules, self.seat, h);
