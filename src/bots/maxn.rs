@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use super::playout::value;
-use super::solver::{KeyHasher, alive, each_distinct, representative};
+use super::solver::{KeyHasher, alive, distinct, each_distinct};
 use crate::rules::{Card, HandState, Rules, Table};
 
 /// One value per seat (the fourth is unused with three seats).
@@ -120,11 +120,7 @@ impl<'a> MaxN<'a> {
         let seat = h.turn as usize;
         let mut best: Option<Values> = None;
         let legal = h.legal_cards(self.rules, self.table);
-        let alive = alive(h);
-        for c in legal.iter() {
-            if representative(c, legal, alive) != c {
-                continue;
-            }
+        for c in distinct(legal, alive(h)) {
             let v = self.after(h, c);
             if self.aborted {
                 return [0.0; 4];

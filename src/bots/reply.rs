@@ -9,7 +9,7 @@
 
 use super::knowledge::Knowledge;
 use super::playout::{Rollout, play_one, value};
-use super::solver::{alive, each_distinct, representative};
+use super::solver::{alive, distinct, each_distinct};
 use crate::rules::{Card, HandState, Rules, Seat, Table};
 
 /// A best-reply search for one seat.
@@ -73,14 +73,9 @@ impl<'a> Reply<'a> {
             return 0.0;
         }
         let legal = h.legal_cards(self.rules, self.table);
-        let alive = alive(h);
-        let mut best = f64::MIN;
-        for c in legal.iter() {
-            if representative(c, legal, alive) == c {
-                best = best.max(self.after(h, k, c));
-            }
-        }
-        best
+        distinct(legal, alive(h))
+            .map(|c| self.after(h, k, c))
+            .fold(f64::MIN, f64::max)
     }
 }
 

@@ -204,15 +204,12 @@ impl<'a> Solver<'a> {
     /// The distinct legal cards of the seat to play, best guesses first.
     fn ordered(&self, h: &HandState, hint: Option<Card>) -> Vec<Card> {
         let legal = h.legal_cards(self.rules, self.table);
-        let alive = alive(h);
         let trump = h.trump.and_then(Trump::suit);
         let partner_winning = h
             .trick
             .winning(self.table)
             .is_some_and(|(w, _)| self.table.partners(w, h.turn));
-        let mut moves: Vec<(i32, Card)> = legal
-            .iter()
-            .filter(|&c| representative(c, legal, alive) == c)
+        let mut moves: Vec<(i32, Card)> = distinct(legal, alive(h))
             .map(|c| {
                 let takes = h.trick.is_empty()
                     || h.trick
@@ -271,6 +268,14 @@ pub(super) fn each_distinct<T: Copy>(
     out.sort_by_key(|(c, _)| *c);
     out.dedup_by_key(|(c, _)| *c);
     out
+}
+
+/// One card of each run of interchangeable cards of `legal`, its
+/// [`representative`] (`alive`: the cards in play).
+pub(super) fn distinct(legal: CardSet, alive: CardSet) -> impl Iterator<Item = Card> {
+    legal
+        .iter()
+        .filter(move |&c| representative(c, legal, alive) == c)
 }
 
 /// The strongest card of `c`'s run in `legal`: the cards of its suit, with
