@@ -10,7 +10,7 @@
 //! the document must be able to expect every status it can get.
 
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
+use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, Response, ResponseBuilder};
 
 /// Whether a shared error answer applies to an operation, from its path and
 /// whether it takes a body.
@@ -87,15 +87,21 @@ fn add_to(op: &mut Operation, path: &str, has_body: bool) {
         if !applies(path, has_body) || op.responses.responses.contains_key(*status) {
             continue;
         }
-        let content = ContentBuilder::new()
-            .schema(Some(Ref::from_schema_name("Problem")))
-            .build();
-        let response = ResponseBuilder::new()
-            .description(*description)
-            .content("application/problem+json", content)
-            .build();
-        op.responses
-            .responses
-            .insert((*status).to_string(), RefOr::T(response));
+        op.responses.responses.insert(
+            (*status).to_string(),
+            RefOr::T(problem_response(description, ContentBuilder::new())),
+        );
     }
+}
+
+/// A problem answer (`application/problem+json`, the `Problem` schema)
+/// with `description`; `content` may already hold its examples.
+pub(super) fn problem_response(description: &str, content: ContentBuilder) -> Response {
+    let content = content
+        .schema(Some(Ref::from_schema_name("Problem")))
+        .build();
+    ResponseBuilder::new()
+        .description(description)
+        .content("application/problem+json", content)
+        .build()
 }

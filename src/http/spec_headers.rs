@@ -3,14 +3,18 @@
 //! rather than the handler's own annotation: `RateLimit-Policy` and
 //! `RateLimit` on every success and `429` (with `Retry-After`), `Location`
 //! on `201`, `ETag` and `If-None-Match` → `304` on the reads of a match,
-//! and `idempotency_key_reused` beside `illegal_move` on the actions.
+//! and `idempotency_key_reused` on the actions: beside `illegal_move`, or as
+//! the only `422` of an action that breaks no rule (resign).
 
 use serde_json::json;
-use utoipa::openapi::example::ExampleBuilder;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::path::{Operation, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{Object, Type};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, Required, ResponseBuilder};
+
+use super::common_errors::problem_response;
+use super::schema::document::problem_example;
+use super::schema::problem::ProblemCode;
 
 /// `(name, integer?, description, example)` of the shared headers.
 const HEADERS: &[(&str, bool, &str, &str)] = &[
@@ -166,32 +170,15 @@ fn add_to(op: &mut Operation, path: &str) {
         }
     }
     // An action that breaks no rule of the game (resign) still answers a
-    // reused key with a `422`.
+    // reused key with a `422`. Its one example is that code: the shared
+    // examples of a `422` would add `illegal_move`.
     if acts && !op.responses.responses.contains_key("422") {
-        // Its one example: never `illegal_move`, which the shared examples
-        // of a `422` would add.
-        let example = json!({
-            "type": "urn:botifarra:problem:idempotency_key_reused",
-            "title": "Idempotency key reused",
-            "status": 422,
-            "detail": "this Idempotency-Key was used for a different request; send a new key \
-                       with a new request",
-            "code": "idempotency_key_reused",
-        });
-        let content = ContentBuilder::new()
-            .schema(Some(Ref::from_schema_name("Problem")))
-            .examples_from_iter([(
-                "idempotency_key_reused",
-                ExampleBuilder::new().value(Some(example)).build(),
-            )])
-            .build();
-        let response = ResponseBuilder::new()
-            .description(KEY_REUSED)
-            .content("application/problem+json", content)
-            .build();
-        op.responses
-            .responses
-            .insert("422".to_string(), RefOr::T(response));
+        let example = problem_example(ProblemCode::IdempotencyKeyReused, 422);
+        let content = ContentBuilder::new().examples_from_iter([example]);
+        op.responses.responses.insert(
+            "422".to_string(),
+            RefOr::T(problem_response(KEY_REUSED, content)),
+        );
     }
 }
 

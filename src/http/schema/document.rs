@@ -5,12 +5,12 @@
 //! value) with the exact form of `If-Match` and `Idempotency-Key`, and on
 //! every problem answer an example whose `code` belongs to its status.
 
-use utoipa::openapi::example::ExampleBuilder;
+use utoipa::openapi::example::{Example, ExampleBuilder};
 use utoipa::openapi::path::{Operation, Parameter};
 use utoipa::openapi::schema::{Schema, SchemaType, Type};
 use utoipa::openapi::{OpenApi, RefOr, Required};
 
-use super::problem::{codes_of, example_title};
+use super::problem::{ProblemCode, codes_of, example_title};
 
 /// Operations whose body may be left out: the guards are all optional.
 const OPTIONAL_BODIES: &[&str] = &["/v1/matches/{id}/deal", "/v1/matches/{id}/resign"];
@@ -99,22 +99,27 @@ fn problem_examples(op: &mut Operation) {
         if !content.examples.is_empty() || content.example.is_some() {
             continue;
         }
-        for &code in codes_of(n) {
-            let name = serde_json::to_value(code)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            let value = serde_json::json!({
-                "type": format!("urn:botifarra:problem:{name}"),
-                "title": example_title(code),
-                "status": n,
-                "detail": detail_of(&name),
-                "code": name,
-            });
-            let example = ExampleBuilder::new().value(Some(value)).build();
-            content.examples.insert(name, RefOr::T(example));
-        }
+        content
+            .examples
+            .extend(codes_of(n).iter().map(|&code| problem_example(code, n)));
     }
+}
+
+/// An example problem answer with `code` and `status`, named by its code.
+pub fn problem_example(code: ProblemCode, status: u16) -> (String, RefOr<Example>) {
+    let name = serde_json::to_value(code)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let value = serde_json::json!({
+        "type": format!("urn:botifarra:problem:{name}"),
+        "title": example_title(code),
+        "status": status,
+        "detail": detail_of(&name),
+        "code": name,
+    });
+    let example = ExampleBuilder::new().value(Some(value)).build();
+    (name, RefOr::T(example))
 }
 
 /// A `detail` the server could give with `code`.
