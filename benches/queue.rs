@@ -82,10 +82,10 @@ fn arg(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-async fn register(svc: &Arc<Service>, n: usize, prefix: &str) -> Vec<(String, String)> {
+async fn register(svc: &Lobby, n: usize, prefix: &str) -> Vec<(String, String)> {
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let r = Lobby::of(svc)
+        let r = svc
             .register(NewPlayer {
                 name: format!("{prefix}{i}"),
                 kind: PlayerKind::Bot,
@@ -112,7 +112,7 @@ fn pairs() -> Enqueue {
 /// Queues every player from `clients` tasks, each long-polling its
 /// tickets; returns the elapsed time and each player's wait.
 async fn burst(
-    svc: &Arc<Service>,
+    svc: &Lobby,
     players: Vec<(String, String)>,
     clients: usize,
 ) -> (Duration, Vec<Duration>) {
@@ -123,20 +123,17 @@ async fn burst(
     let tasks: Vec<_> = chunks
         .into_iter()
         .map(|chunk| {
-            let svc = Arc::clone(svc);
+            let svc = svc.clone();
             tokio::spawn(async move {
                 let mut queued = Vec::new();
                 for (_, key) in &chunk {
-                    let t = Lobby::of(&svc).enqueue(key, pairs()).await.expect("queue");
+                    let t = svc.enqueue(key, pairs()).await.expect("queue");
                     queued.push((key.clone(), t.ticket.id));
                 }
                 let mut waits = Vec::new();
                 for (key, id) in queued {
                     loop {
-                        let t = Lobby::of(&svc)
-                            .ticket(&key, &id, 30_000)
-                            .await
-                            .expect("ticket");
+                        let t = svc.ticket(&key, &id, 30_000).await.expect("ticket");
                         if t.ticket.status == TicketStatus::Matched {
                             // Marked matched once its match was created.
                             let done = t.ticket.finished_ms.unwrap_or(t.ticket.created_ms);
@@ -191,10 +188,9 @@ fn main() {
                 .await
                 .expect("connect the lobby"),
         );
-        let svc = Arc::new(
-            Service::new(Arc::new(store), Limits::default())
-                .expect("service")
-                .with_lobby_store(lobby.clone()),
+        let svc = Lobby::new(
+            Service::new(Arc::new(store), Limits::default()).expect("service"),
+            lobby.clone(),
         );
         let burst_players = register(&svc, players, "b").await;
         let (elapsed, waits) = burst(&svc, burst_players, clients).await;
@@ -226,7 +222,7 @@ fn main() {
                     .await
                     .unwrap()
             );
-            Lobby::of(&svc).enqueue(key, pairs()).await.expect("queue");
+            svc.enqueue(key, pairs()).await.expect("queue");
         }
         let fresh = register(&svc, newcomers, "n").await;
         let (elapsed, waits) = burst(&svc, fresh, clients).await;

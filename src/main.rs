@@ -9,7 +9,8 @@ use tracing_subscriber::EnvFilter;
 use botifarra::config::{Cli, Command, ServeArgs};
 use botifarra::http::ServeOptions;
 use botifarra::http::limit::RateLimits;
-use botifarra::lobby::store::RedisLobbyStore;
+use botifarra::lobby::Lobby;
+use botifarra::lobby::store::{LobbyStore, MemoryLobbyStore, RedisLobbyStore};
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
@@ -136,19 +137,22 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         max_hands_per_match: args.max_hands_per_match,
         ..Limits::default()
     };
-    let mut svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;
-    if let Some(url) = &args.redis_url {
+    let svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let lobby_store: Arc<dyn LobbyStore> = if let Some(url) = &args.redis_url {
         let lobby = RedisLobbyStore::connect(url)
             .await
             .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?;
-        svc = svc.with_lobby_store(Arc::new(lobby));
-    } else if !args.redis_cluster.is_empty() {
-        tracing::warn!(
-            "players, tables and the lobby are kept in this instance's memory: on a Redis \
-             Cluster only matches are shared between instances"
-        );
-    }
-    let svc = Arc::new(svc);
+        Arc::new(lobby)
+    } else {
+        if !args.redis_cluster.is_empty() {
+            tracing::warn!(
+                "players, tables and the lobby are kept in this instance's memory: on a Redis \
+                 Cluster only matches are shared between instances"
+            );
+        }
+        Arc::new(MemoryLobbyStore::new())
+    };
+    let lobby = Lobby::new(svc, lobby_store);
     let trusted_proxies = if args.trust_forwarded_for {
         args.trusted_proxies.max(1)
     } else {
@@ -171,7 +175,7 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         body_timeout: Duration::from_millis(args.body_timeout_ms),
         metrics_token: args.metrics_token.filter(|t| !t.is_empty()),
     };
-    botifarra::http::serve_split(listener, metrics_listener, svc, opts)?.await
+    botifarra::http::serve_split(listener, metrics_listener, lobby, opts)?.await
 }
 
 fn init_logs(format: &str) {

@@ -10,7 +10,6 @@ use super::error::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, parse_body};
 use super::players::player_key;
 use crate::lobby::Lobby;
-use crate::service::Service;
 
 /// Challenge players to a match.
 ///
@@ -42,13 +41,13 @@ use crate::service::Service;
 )]
 #[post("/v1/challenges")]
 pub async fn create_challenge(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
     let req: CreateChallenge = parse_body(&body)?;
-    let made = Lobby::of(&svc).create_challenge(&key, req.into()).await?;
+    let made = lobby.create_challenge(&key, req.into()).await?;
     let location = format!("/v1/challenges/{}", made.challenge_id);
     Ok(super::created(location).json(Challenge::from(made)))
 }
@@ -65,9 +64,9 @@ pub async fn create_challenge(
     )
 )]
 #[get("/v1/challenges")]
-pub async fn list_challenges(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn list_challenges(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let list = Lobby::of(&svc).challenges_of(&key).await?;
+    let list = lobby.challenges_of(&key).await?;
     Ok(HttpResponse::Ok().json(ChallengeList::from(list)))
 }
 
@@ -87,12 +86,12 @@ pub async fn list_challenges(svc: Data<Service>, bearer: Bearer) -> Result<HttpR
 )]
 #[get("/v1/challenges/{id}")]
 pub async fn get_challenge(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let view = Lobby::of(&svc).challenge(&id, &key).await?;
+    let view = lobby.challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
 }
 
@@ -114,12 +113,12 @@ pub async fn get_challenge(
 )]
 #[post("/v1/challenges/{id}/accept")]
 pub async fn accept_challenge(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let view = Lobby::of(&svc).accept_challenge(&id, &key).await?;
+    let view = lobby.accept_challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
 }
 
@@ -139,12 +138,12 @@ pub async fn accept_challenge(
 )]
 #[post("/v1/challenges/{id}/decline")]
 pub async fn decline_challenge(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let view = Lobby::of(&svc).decline_challenge(&id, &key).await?;
+    let view = lobby.decline_challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
 }
 
@@ -164,11 +163,11 @@ pub async fn decline_challenge(
 )]
 #[delete("/v1/challenges/{id}")]
 pub async fn cancel_challenge(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let view = Lobby::of(&svc).cancel_challenge(&id, &key).await?;
+    let view = lobby.cancel_challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
 }

@@ -44,6 +44,7 @@ use utoipa_actix_web::AppExt;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::lobby::Lobby;
 use crate::service::Service;
 use error::problem_for_any_error;
 
@@ -232,6 +233,7 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
 /// takes.
 fn app(
     svc: Data<Service>,
+    lobby: Data<Lobby>,
     limiter: Data<limit::Limiter>,
     access: Data<metrics::MetricsAccess>,
     resources: Data<allow::Resources>,
@@ -250,6 +252,7 @@ fn app(
     App::new()
         .into_utoipa_app()
         .app_data(svc)
+        .app_data(lobby)
         .app_data(limiter)
         .app_data(access)
         .app_data(resources)
@@ -283,17 +286,13 @@ fn app(
         .wrap(tracing_actix_web::TracingLogger::<extract::RedactedRootSpan>::new())
 }
 
-/// Starts serving on `listener` (bind port 0 in tests and read the port
+/// Starts serving `lobby` and its match service on `listener` (bind port 0 in tests and read the port
 /// from the listener). Stops gracefully on SIGTERM/SIGINT.
 ///
 /// # Errors
 /// When the listener cannot be used.
-pub fn serve(
-    listener: TcpListener,
-    svc: Arc<Service>,
-    opts: ServeOptions,
-) -> std::io::Result<Server> {
-    serve_split(listener, None, svc, opts)
+pub fn serve(listener: TcpListener, lobby: Lobby, opts: ServeOptions) -> std::io::Result<Server> {
+    serve_split(listener, None, lobby, opts)
 }
 
 /// Like [`serve`], with `/metrics` served only on `metrics_listener` when
@@ -304,11 +303,12 @@ pub fn serve(
 pub fn serve_split(
     listener: TcpListener,
     metrics_listener: Option<TcpListener>,
-    svc: Arc<Service>,
+    lobby: Lobby,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
-    crate::lobby::spawn_housekeeping(&svc);
-    let data = Data::from(svc);
+    crate::lobby::spawn_housekeeping(&lobby);
+    let data = Data::from(Arc::clone(lobby.service()));
+    let lobby = Data::new(lobby);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
     let access = Data::new(metrics::MetricsAccess {
         token: opts.metrics_token.clone(),
@@ -326,6 +326,7 @@ pub fn serve_split(
     let mut server = HttpServer::new(move || {
         app(
             data.clone(),
+            lobby.clone(),
             limiter.clone(),
             access.clone(),
             resources.clone(),

@@ -16,7 +16,7 @@ use super::i18n::Lang;
 use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
 use crate::lobby::{Lobby, NewPlayer};
-use crate::service::{Error, Service};
+use crate::service::Error;
 
 /// How long the stream waits for an event before a keep-alive comment.
 const HEARTBEAT_MS: u64 = 15_000;
@@ -51,9 +51,9 @@ pub(super) fn player_key(token: Option<String>) -> Result<String, ApiError> {
     )
 )]
 #[post("/v1/players")]
-pub async fn create_player(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_player(lobby: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreatePlayer = parse_body(&body)?;
-    let done = Lobby::of(&svc)
+    let done = lobby
         .register(NewPlayer {
             name: req.name,
             kind: req.kind.into(),
@@ -77,9 +77,9 @@ pub async fn create_player(svc: Data<Service>, body: JsonBytes) -> Result<HttpRe
     )
 )]
 #[get("/v1/players/me")]
-pub async fn me(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn me(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let (_, player) = svc.authenticate(&key).await?;
+    let (_, player) = lobby.core().authenticate(&key).await?;
     Ok(HttpResponse::Ok().json(Player::from(player)))
 }
 
@@ -94,9 +94,9 @@ pub async fn me(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiE
     )
 )]
 #[post("/v1/players/me/key")]
-pub async fn rotate_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn rotate_key(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let fresh = Lobby::of(&svc).replace_key(&key, false).await?;
+    let fresh = lobby.replace_key(&key, false).await?;
     let api_key = fresh.ok_or_else(|| ApiError::from(Error::Internal("no key made".into())))?;
     Ok(HttpResponse::Ok().json(ApiKey { api_key }))
 }
@@ -112,9 +112,9 @@ pub async fn rotate_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpRespon
     )
 )]
 #[delete("/v1/players/me/key")]
-pub async fn revoke_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn revoke_key(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    Lobby::of(&svc).replace_key(&key, true).await?;
+    lobby.replace_key(&key, true).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -128,8 +128,8 @@ pub async fn revoke_key(svc: Data<Service>, bearer: Bearer) -> Result<HttpRespon
     )
 )]
 #[get("/v1/players/{id}")]
-pub async fn profile(svc: Data<Service>, id: Path<String>) -> Result<HttpResponse, ApiError> {
-    let player = Lobby::of(&svc).profile(&id).await?;
+pub async fn profile(lobby: Data<Lobby>, id: Path<String>) -> Result<HttpResponse, ApiError> {
+    let player = lobby.profile(&id).await?;
     Ok(HttpResponse::Ok().json(Player::from(player)))
 }
 
@@ -176,21 +176,21 @@ pub struct PlayerEventsQuery {
 )]
 #[get("/v1/players/me/events")]
 pub async fn events(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     bearer: Bearer,
     q: Query<PlayerEventsQuery>,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(header_or_query_token(bearer, q.access_token.as_deref())?)?;
-    let (_, player) = svc.authenticate(&key).await?;
-    let limit = q.limit.unwrap_or(svc.limits().max_events_page);
+    let (_, player) = lobby.core().authenticate(&key).await?;
+    let limit = q.limit.unwrap_or(lobby.service().limits().max_events_page);
     let wants_stream = req
         .headers()
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("text/event-stream"));
     if !wants_stream {
-        let page = Lobby::of(&svc)
+        let page = lobby
             .events(
                 &player.id,
                 q.after.unwrap_or(0),
@@ -205,55 +205,58 @@ pub async fn events(
     let lang = Lang::of(&req);
     let state = (
         slot,
-        svc.into_inner(),
+        lobby.into_inner(),
         key,
         player.id,
         last_event_id.or(q.after).unwrap_or(0),
         false,
     );
-    let body = stream::unfold(state, move |(slot, svc, key, id, after, done)| async move {
-        if done {
-            return None;
-        }
-        let svc: Arc<Service> = svc;
-        // A revoked or rotated key ends the stream.
-        let page = match svc.authenticate(&key).await {
-            Ok(_) => Lobby::of(&svc).events(&id, after, HEARTBEAT_MS, 100).await,
-            Err(e) => Err(e),
-        };
-        let (chunk, after, done) = match page {
-            Err(e) => (
-                format!(
-                    "event: error\ndata: {}\n\n",
-                    serde_json::to_string(&Problem::of(&ApiError::from(e), lang))
-                        .unwrap_or_default()
-                ),
-                after,
-                true,
-            ),
-            Ok(p) if p.events.is_empty() => (": keep-alive\n\n".to_string(), after, false),
-            Ok(p) => {
-                let mut out = String::new();
-                let mut last = after;
-                for e in PlayerEventsPage::from(p).events {
-                    let kind = e
-                        .body
-                        .get("type")
-                        .and_then(|t| t.as_str())
-                        .unwrap_or("event")
-                        .to_string();
-                    let data = serde_json::to_string(&e).unwrap_or_default();
-                    out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));
-                    last = e.seq;
-                }
-                (out, last, false)
+    let body = stream::unfold(
+        state,
+        move |(slot, lobby, key, id, after, done)| async move {
+            if done {
+                return None;
             }
-        };
-        Some((
-            Ok::<_, actix_web::Error>(Bytes::from(chunk)),
-            (slot, svc, key, id, after, done),
-        ))
-    });
+            let lobby: Arc<Lobby> = lobby;
+            // A revoked or rotated key ends the stream.
+            let page = match lobby.core().authenticate(&key).await {
+                Ok(_) => lobby.events(&id, after, HEARTBEAT_MS, 100).await,
+                Err(e) => Err(e),
+            };
+            let (chunk, after, done) = match page {
+                Err(e) => (
+                    format!(
+                        "event: error\ndata: {}\n\n",
+                        serde_json::to_string(&Problem::of(&ApiError::from(e), lang))
+                            .unwrap_or_default()
+                    ),
+                    after,
+                    true,
+                ),
+                Ok(p) if p.events.is_empty() => (": keep-alive\n\n".to_string(), after, false),
+                Ok(p) => {
+                    let mut out = String::new();
+                    let mut last = after;
+                    for e in PlayerEventsPage::from(p).events {
+                        let kind = e
+                            .body
+                            .get("type")
+                            .and_then(|t| t.as_str())
+                            .unwrap_or("event")
+                            .to_string();
+                        let data = serde_json::to_string(&e).unwrap_or_default();
+                        out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));
+                        last = e.seq;
+                    }
+                    (out, last, false)
+                }
+            };
+            Some((
+                Ok::<_, actix_web::Error>(Bytes::from(chunk)),
+                (slot, lobby, key, id, after, done),
+            ))
+        },
+    );
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header(("Cache-Control", "no-cache"))

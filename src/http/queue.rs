@@ -12,7 +12,6 @@ use super::schema::SeatNumber;
 use crate::lobby::Lobby;
 use crate::lobby::queue::{self, TicketStatus as Status};
 use crate::rules::{Seat, Variant};
-use crate::service::Service;
 
 /// The body of `POST /v1/queue`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -189,13 +188,13 @@ impl From<queue::TicketView> for Ticket {
 )]
 #[post("/v1/queue")]
 pub async fn join_queue(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
     let req: QueueRequest = parse_body(&body)?;
-    let ticket = Lobby::of(&svc)
+    let ticket = lobby
         .enqueue(
             &key,
             queue::Enqueue {
@@ -243,15 +242,13 @@ pub struct TicketQuery {
 )]
 #[get("/v1/queue/{ticket}")]
 pub async fn get_ticket(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     bearer: Bearer,
     id: Path<String>,
     q: Query<TicketQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let ticket = Lobby::of(&svc)
-        .ticket(&key, &id, q.wait_ms.unwrap_or(0))
-        .await?;
+    let ticket = lobby.ticket(&key, &id, q.wait_ms.unwrap_or(0)).await?;
     Ok(HttpResponse::Ok().json(Ticket::from(ticket)))
 }
 
@@ -271,11 +268,11 @@ pub async fn get_ticket(
 )]
 #[delete("/v1/queue/{ticket}")]
 pub async fn leave_queue(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     bearer: Bearer,
     id: Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let ticket = Lobby::of(&svc).leave_queue(&key, &id).await?;
+    let ticket = lobby.leave_queue(&key, &id).await?;
     Ok(HttpResponse::Ok().json(Ticket::from(ticket)))
 }

@@ -10,7 +10,7 @@ use super::error::{ApiError, Problem};
 use super::ratings_wire::{Leaderboard, PlayerRatings};
 use crate::lobby::Lobby;
 use crate::rules::Variant;
-use crate::service::{Error, Service};
+use crate::service::Error;
 
 /// A `variant` query value.
 fn variant_of(v: &str) -> Result<Variant, ApiError> {
@@ -50,12 +50,12 @@ pub struct RatingsQuery {
 )]
 #[get("/v1/players/{id}/ratings")]
 pub async fn player_ratings(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     id: Path<String>,
     q: Query<RatingsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let variant = q.variant.as_deref().map(variant_of).transpose()?;
-    let (player, pools, history) = Lobby::of(&svc).ratings(&id, variant).await?;
+    let (player, pools, history) = lobby.ratings(&id, variant).await?;
     Ok(HttpResponse::Ok().json(PlayerRatings::of(&player, &pools, &history)))
 }
 
@@ -92,11 +92,11 @@ pub struct LeaderboardQuery {
 )]
 #[get("/v1/leaderboard")]
 pub async fn leaderboard(
-    svc: Data<Service>,
+    lobby: Data<Lobby>,
     q: Query<LeaderboardQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let variant = variant_of(&q.variant)?;
-    let page = Lobby::of(&svc)
+    let page = lobby
         .leaderboard(variant, q.after.as_deref(), q.limit.unwrap_or(50))
         .await?;
     Ok(HttpResponse::Ok().json(Leaderboard::from(page)))

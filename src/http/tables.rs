@@ -11,7 +11,7 @@ use super::extract::{Bearer, JsonBytes, parse_body};
 use super::tables_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
 use crate::lobby::Lobby;
 use crate::rules::Variant;
-use crate::service::{Error, Service};
+use crate::service::Error;
 
 /// Create a table with open seats.
 ///
@@ -34,9 +34,9 @@ use crate::service::{Error, Service};
     )
 )]
 #[post("/v1/tables")]
-pub async fn create_table(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_table(tables: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
     let req: CreateTable = parse_body(&body)?;
-    let created = Lobby::of(&svc).create_table(req.into()).await?;
+    let created = tables.create_table(req.into()).await?;
     let location = format!("/v1/tables/{}", created.table.table_id);
     Ok(super::created(location).json(TableCreated::from(created)))
 }
@@ -51,20 +51,18 @@ pub async fn create_table(svc: Data<Service>, body: JsonBytes) -> Result<HttpRes
     )
 )]
 #[get("/v1/tables/{id}")]
-pub async fn get_table(svc: Data<Service>, id: Path<String>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Table::from(Lobby::of(&svc).table(&id).await?)))
+pub async fn get_table(tables: Data<Lobby>, id: Path<String>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Table::from(tables.table(&id).await?)))
 }
 
 async fn join_table(
-    svc: &Service,
+    tables: &Lobby,
     id: &str,
     bearer: Bearer,
     body: &[u8],
 ) -> Result<HttpResponse, ApiError> {
     let req: JoinTable = parse_body(body)?;
-    let joined = Lobby::of(svc)
-        .join(id, bearer.0.as_deref(), req.into())
-        .await?;
+    let joined = tables.join(id, bearer.0.as_deref(), req.into()).await?;
     Ok(HttpResponse::Ok().json(Joined::from(joined)))
 }
 
@@ -92,12 +90,12 @@ async fn join_table(
 )]
 #[post("/v1/tables/{id}/join")]
 pub async fn join(
-    svc: Data<Service>,
+    tables: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    join_table(&svc, &id, bearer, &body).await
+    join_table(&tables, &id, bearer, &body).await
 }
 
 /// Leave a table before its match starts: the seat is open again and its
@@ -116,11 +114,11 @@ pub async fn join(
 )]
 #[post("/v1/tables/{id}/leave")]
 pub async fn leave(
-    svc: Data<Service>,
+    tables: Data<Lobby>,
     id: Path<String>,
     bearer: Bearer,
 ) -> Result<HttpResponse, ApiError> {
-    let table = Lobby::of(&svc).leave(&id, bearer.0.as_deref()).await?;
+    let table = tables.leave(&id, bearer.0.as_deref()).await?;
     Ok(HttpResponse::Ok().json(Table::from(table)))
 }
 
@@ -150,7 +148,7 @@ pub struct LobbyQuery {
     )
 )]
 #[get("/v1/lobby")]
-pub async fn lobby(svc: Data<Service>, q: Query<LobbyQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn lobby(tables: Data<Lobby>, q: Query<LobbyQuery>) -> Result<HttpResponse, ApiError> {
     let variant = match &q.variant {
         None => None,
         Some(v) => Some(
@@ -163,7 +161,7 @@ pub async fn lobby(svc: Data<Service>, q: Query<LobbyQuery>) -> Result<HttpRespo
             )?,
         ),
     };
-    let page = Lobby::of(&svc)
+    let page = tables
         .lobby(variant, q.after.as_deref(), q.limit.unwrap_or(50))
         .await?;
     Ok(HttpResponse::Ok().json(LobbyPage::from(page)))
@@ -181,8 +179,7 @@ pub async fn lobby(svc: Data<Service>, q: Query<LobbyQuery>) -> Result<HttpRespo
     )
 )]
 #[get("/v1/invites/{code}")]
-pub async fn invite(svc: Data<Service>, code: Path<String>) -> Result<HttpResponse, ApiError> {
-    let tables = Lobby::of(&svc);
+pub async fn invite(tables: Data<Lobby>, code: Path<String>) -> Result<HttpResponse, ApiError> {
     let id = tables.table_of_invite(&code).await?;
     Ok(HttpResponse::Ok().json(Table::from(tables.table(&id).await?)))
 }
@@ -203,11 +200,11 @@ pub async fn invite(svc: Data<Service>, code: Path<String>) -> Result<HttpRespon
 )]
 #[post("/v1/invites/{code}/join")]
 pub async fn join_invite(
-    svc: Data<Service>,
+    tables: Data<Lobby>,
     code: Path<String>,
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    let id = Lobby::of(&svc).table_of_invite(&code).await?;
-    join_table(&svc, &id, bearer, &body).await
+    let id = tables.table_of_invite(&code).await?;
+    join_table(&tables, &id, bearer, &body).await
 }

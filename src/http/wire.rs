@@ -399,10 +399,10 @@ mod tests {
                 kind: service::SeatKind::Bot,
                 bot: "heuristic".into(),
                 name: Some("alice".into()),
-                player: Some(crate::lobby::records::SeatPlayer {
+                player: Some(crate::service::SeatPlayer {
                     id: "p0123456789abcdef01234567".into(),
                     name: "alice".into(),
-                    kind: crate::lobby::records::PlayerKind::Bot,
+                    kind: crate::service::PlayerKind::Bot,
                 }),
             }],
             deadline: Some("2026-01-01T00:00:00Z".into()),

@@ -322,7 +322,7 @@ enum Answer {
     Cancel,
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// Makes a challenge as the player whose key is `key`.
     ///
     /// # Errors
@@ -336,7 +336,7 @@ impl Lobby<'_> {
         key: &str,
         req: NewChallenge,
     ) -> Result<ChallengeView, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         let rules = req
             .rules
             .clone()
@@ -446,7 +446,7 @@ impl Lobby<'_> {
             seats.push(match spec {
                 Some((id, role)) => {
                     let (_, p) = self
-                        .svc
+                        .core
                         .load_player(id)
                         .await?
                         .ok_or(Error::PlayerNotFound)?;
@@ -480,7 +480,7 @@ impl Lobby<'_> {
             created_ms: now,
             expires_ms: now + expires_in * 1000,
         };
-        let store = self.svc.lobby_store();
+        let store = self.store();
         if !store
             .insert(
                 Doc::Challenge,
@@ -508,7 +508,7 @@ impl Lobby<'_> {
                     seat: seat as Seat,
                     expires_at: rfc3339(rec.expires_ms),
                 };
-                self.svc.publish(&p.id, &event).await;
+                self.core.publish(&p.id, &event).await;
             }
         }
         Ok(rec.view(now))
@@ -520,7 +520,7 @@ impl Lobby<'_> {
     /// `Unauthorized`; `Forbidden` for a player not in it;
     /// `ChallengeNotFound`; `StoreUnavailable`.
     pub async fn challenge(&self, id: &str, key: &str) -> Result<ChallengeView, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         let (_, rec) = self.load_challenge(id).await?;
         if rec.seat_of(&me.id).is_none() {
             return Err(Error::Forbidden(
@@ -564,7 +564,7 @@ impl Lobby<'_> {
     /// acceptance already made) started; `ChallengeExpired`; `Busy` after
     /// lost races.
     async fn answer(&self, id: &str, key: &str, answer: Answer) -> Result<ChallengeView, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         for _ in 0..ATTEMPTS {
             let (version, mut rec) = self.load_challenge(id).await?;
             let now = clock_now_ms();
@@ -616,8 +616,7 @@ impl Lobby<'_> {
             }
             let state = records::encode(&rec)?;
             if !self
-                .svc
-                .lobby_store()
+                .store()
                 .replace(Doc::Challenge, id, version, &state, Some(rec.ttl(now)))
                 .await?
             {
@@ -663,7 +662,7 @@ impl Lobby<'_> {
     /// # Errors
     /// `Unauthorized`; `StoreUnavailable`.
     pub async fn challenges_of(&self, key: &str) -> Result<ChallengeList, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         Ok(ChallengeList {
             incoming: self.pending_in(&player_index("in", &me.id)).await?,
             outgoing: self.pending_in(&player_index("out", &me.id)).await?,
@@ -674,7 +673,7 @@ impl Lobby<'_> {
     /// reading at most [`LIST_SCAN`] entries; the entries of closed
     /// challenges a failed removal left behind are removed on the way.
     async fn pending_in(&self, index: &str) -> Result<Vec<ChallengeView>, Error> {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let mut out = Vec::new();
         let mut after: Option<String> = None;
         let mut scanned = 0;
@@ -709,7 +708,7 @@ impl Lobby<'_> {
     /// # Errors
     /// `StoreUnavailable`.
     pub async fn sweep_challenges(&self) -> Result<usize, Error> {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let now = clock_now_ms();
         let mut done = 0;
         for entry in store.index_page(PENDING_INDEX, None, SWEEP_BATCH).await? {
@@ -739,7 +738,7 @@ impl Lobby<'_> {
         {
             return Err(Error::ChallengeNotFound);
         }
-        let store = self.svc.lobby_store();
+        let store = self.store();
         for _ in 0..ATTEMPTS {
             let snap = store
                 .get(Doc::Challenge, id)
@@ -814,7 +813,7 @@ impl Lobby<'_> {
         if self.svc.create_at(req).await?.is_some() {
             tracing::info!(challenge_id = %rec.id, "challenge match started");
         }
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let (mut version, mut rec) = (version, rec.clone());
         let now = clock_now_ms();
         for _ in 0..ATTEMPTS {
@@ -847,7 +846,7 @@ impl Lobby<'_> {
     ) {
         for p in rec.players() {
             if Some(p.id.as_str()) != except {
-                self.svc.publish(&p.id, event).await;
+                self.core.publish(&p.id, event).await;
             }
         }
     }
@@ -855,7 +854,7 @@ impl Lobby<'_> {
     /// Takes a challenge no longer pending out of the indexes (a failure
     /// is logged: readers skip closed entries and remove them).
     async fn unlist(&self, rec: &ChallengeRecord) {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let mut removed = store
             .index_remove(PENDING_INDEX, &rec.pending_entry())
             .await;

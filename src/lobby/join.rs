@@ -13,7 +13,7 @@ use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, SeatToken, clock_
 /// Compare-and-set attempts of a join or a leave before answering `busy`.
 const ATTEMPTS: usize = 32;
 
-impl Lobby<'_> {
+impl Lobby {
     /// Takes a seat (two for a pair) at table `id`, as the player whose
     /// key `caller` is, or anonymously without one.
     ///
@@ -25,7 +25,7 @@ impl Lobby<'_> {
         let player = match caller {
             None => None,
             Some(key) if key.starts_with(records::KEY_PREFIX) => {
-                Some(self.svc.authenticate(key).await?.1.seat_player())
+                Some(self.core.authenticate(key).await?.1.seat_player())
             }
             Some(_) => {
                 return Err(Error::Unauthorized(
@@ -80,7 +80,7 @@ impl Lobby<'_> {
                 table.status = TableStatus::Starting;
             }
             let state = records::encode(&table)?;
-            let store = self.svc.lobby_store();
+            let store = self.store();
             if !store
                 .replace(Doc::Table, id, version, &state, Some(table.ttl(now)))
                 .await?
@@ -140,7 +140,7 @@ impl Lobby<'_> {
             ));
         };
         let player = if caller.starts_with(records::KEY_PREFIX) {
-            Some(self.svc.authenticate(caller).await?.1.id)
+            Some(self.core.authenticate(caller).await?.1.id)
         } else {
             None
         };
@@ -169,8 +169,7 @@ impl Lobby<'_> {
             };
             let state = records::encode(&table)?;
             if self
-                .svc
-                .lobby_store()
+                .store()
                 .replace(Doc::Table, id, version, &state, Some(table.ttl(now)))
                 .await?
             {
@@ -195,7 +194,7 @@ impl Lobby<'_> {
             if Some(i) != except
                 && let Some(p) = &s.player
             {
-                self.svc.publish(&p.id, event).await;
+                self.core.publish(&p.id, event).await;
             }
         }
     }
@@ -230,7 +229,7 @@ impl Lobby<'_> {
             rated: table.rated,
         };
         self.svc.create_at(req).await?;
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let (mut version, mut table) = (version, table.clone());
         let now = clock_now_ms();
         for _ in 0..ATTEMPTS {

@@ -38,7 +38,7 @@ pub fn normalize_code(code: &str) -> Option<String> {
     (code.len() == CODE_LEN && code.bytes().all(|b| ALPHABET.contains(&b))).then_some(code)
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// A new invite code for `table`, stored with the table's life.
     pub(super) async fn new_invite(
         &self,
@@ -56,8 +56,7 @@ impl Lobby<'_> {
                 .map(|i| ALPHABET[((bits >> (5 * i)) & 31) as usize] as char)
                 .collect();
             if self
-                .svc
-                .lobby_store()
+                .store()
                 .insert(Doc::Invite, &code, &table.id, Some(ttl))
                 .await?
             {
@@ -73,7 +72,7 @@ impl Lobby<'_> {
     /// `InviteNotFound` for an unknown or expired code; `StoreUnavailable`.
     pub async fn table_of_invite(&self, code: &str) -> Result<String, Error> {
         let code = normalize_code(code).ok_or(Error::InviteNotFound)?;
-        match self.svc.lobby_store().get(Doc::Invite, &code).await? {
+        match self.store().get(Doc::Invite, &code).await? {
             Some(snap) => Ok(snap.state),
             None => Err(Error::InviteNotFound),
         }
@@ -107,7 +106,7 @@ impl Lobby<'_> {
                 serde_json::to_value(v)?.as_str().unwrap_or_default()
             ),
         };
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let now = clock_now_ms();
         let mut tables = Vec::new();
         let mut cursor = after.map(str::to_owned);

@@ -19,35 +19,62 @@
 //! among them) in `challenges.rs`, the matchmaking queue in `queue.rs`.
 
 pub mod challenges;
+mod core;
 mod join;
 mod listing;
 mod players;
 pub mod queue;
+mod rating_updates;
 mod ratings;
 pub mod records;
 pub mod store;
 mod tables;
+pub mod update;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use crate::service::Service;
+use store::LobbyStore;
 
 pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
+pub use core::LobbyCore;
 pub use listing::LobbyPage;
 pub use players::{NewPlayer, PlayerEventsPage, Registered};
+pub use rating_updates::{leaderboard_entry, leaderboard_id, leaderboard_index, rated_games};
 pub use ratings::{BoardPage, BoardRow, MAX_BOARD_PAGE};
 pub use tables::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
 
-/// The lobby's operations over a service (whose stores it uses).
-pub struct Lobby<'a> {
-    svc: &'a Service,
+/// The lobby's operations: its own store and the match service it
+/// starts matches in. Cheap to clone (two shared pointers).
+#[derive(Clone)]
+pub struct Lobby {
+    svc: Arc<Service>,
+    core: Arc<LobbyCore>,
 }
 
-impl<'a> Lobby<'a> {
-    /// The lobby of `svc`.
-    pub fn of(svc: &'a Service) -> Lobby<'a> {
-        Lobby { svc }
+impl Lobby {
+    /// The lobby kept in `store`, over the match service `svc`, which from
+    /// now on tells the lobby what happens to its matches.
+    pub fn new(svc: Service, store: Arc<dyn LobbyStore>) -> Lobby {
+        let core = Arc::new(LobbyCore::new(store));
+        let svc = Arc::new(svc.with_hooks(Arc::clone(&core) as _));
+        Lobby { svc, core }
+    }
+
+    /// The match service.
+    pub fn service(&self) -> &Arc<Service> {
+        &self.svc
+    }
+
+    /// The players, their streams and the lobby's store.
+    pub fn core(&self) -> &LobbyCore {
+        &self.core
+    }
+
+    /// Where players, tables and player streams are kept.
+    pub fn store(&self) -> &dyn LobbyStore {
+        self.core.store()
     }
 }
 
@@ -61,20 +88,21 @@ const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(1);
 /// challenges past their time. Every instance runs it; the
 /// compare-and-set writes make sure each match is formed, and each expiry
 /// announced, once.
-pub fn spawn_housekeeping(svc: &Arc<Service>) {
+pub fn spawn_housekeeping(lobby: &Lobby) {
     let Ok(rt) = tokio::runtime::Handle::try_current() else {
         return;
     };
-    let weak: Weak<Service> = Arc::downgrade(svc);
+    let weak: (Weak<Service>, Weak<LobbyCore>) =
+        (Arc::downgrade(&lobby.svc), Arc::downgrade(&lobby.core));
     rt.spawn(async move {
         let mut tick = tokio::time::interval(HOUSEKEEPING_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let Some(svc) = weak.upgrade() else {
+            let (Some(svc), Some(core)) = (weak.0.upgrade(), weak.1.upgrade()) else {
                 return;
             };
-            let lobby = Lobby::of(&svc);
+            let lobby = Lobby { svc, core };
             if let Err(e) = lobby.pass_all().await {
                 tracing::warn!(error = %e, "queue pass failed");
             }

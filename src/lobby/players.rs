@@ -41,7 +41,7 @@ fn new_key(id: &str) -> Result<(String, String), Error> {
     Ok((key, hash))
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// Registers a player.
     ///
     /// # Errors
@@ -64,12 +64,7 @@ impl Lobby<'_> {
                 ratings: Default::default(),
             };
             let state = records::encode(&player)?;
-            if self
-                .svc
-                .lobby_store()
-                .insert(Doc::Player, &id, &state, None)
-                .await?
-            {
+            if self.store().insert(Doc::Player, &id, &state, None).await? {
                 tracing::info!(player = %id, kind = ?req.kind, "player registered");
                 return Ok(Registered { player, api_key });
             }
@@ -82,7 +77,7 @@ impl Lobby<'_> {
     /// # Errors
     /// `PlayerNotFound`; `StoreUnavailable`.
     pub async fn profile(&self, id: &str) -> Result<PlayerRecord, Error> {
-        match self.svc.load_player(id).await? {
+        match self.core.load_player(id).await? {
             Some((_, p)) => Ok(p),
             None => Err(Error::PlayerNotFound),
         }
@@ -95,7 +90,7 @@ impl Lobby<'_> {
     /// `Unauthorized` for a wrong key; `Busy` after lost races; `StoreUnavailable`.
     pub async fn replace_key(&self, key: &str, revoke: bool) -> Result<Option<String>, Error> {
         for _ in 0..8 {
-            let (version, mut player) = self.svc.authenticate(key).await?;
+            let (version, mut player) = self.core.authenticate(key).await?;
             let fresh = if revoke {
                 player.key_sha256 = None;
                 None
@@ -106,8 +101,7 @@ impl Lobby<'_> {
             };
             let state = records::encode(&player)?;
             if self
-                .svc
-                .lobby_store()
+                .store()
                 .replace(Doc::Player, &player.id, version, &state, None)
                 .await?
             {
@@ -144,7 +138,7 @@ impl Lobby<'_> {
                 limits.max_events_page
             )));
         }
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let (mut events, mut last) = store.events_after(player, after, limit).await?;
         if events.is_empty() && wait_ms > 0 && last <= after {
             last = store

@@ -368,7 +368,7 @@ fn seat_group(variant: Variant, entries: &[Entry]) -> Vec<FormedSeat> {
         .collect()
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// Queues the player whose key is `key`.
     ///
     /// # Errors
@@ -377,7 +377,7 @@ impl Lobby<'_> {
     /// `AlreadyQueued` when the player or its partner waits already;
     /// `Busy` after lost races.
     pub async fn enqueue(&self, key: &str, req: Enqueue) -> Result<TicketView, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         let layout = req.variant.table();
         if req.partner.is_some() && !layout.pairs {
             return Err(Error::InvalidRequest(
@@ -419,7 +419,7 @@ impl Lobby<'_> {
                     "partner is a player id: p and 24 lowercase hex digits".into(),
                 ));
             }
-            let partner = self.svc.load_player(pid).await?.map(|(_, p)| p);
+            let partner = self.core.load_player(pid).await?.map(|(_, p)| p);
             let partner = partner.ok_or(Error::PlayerNotFound)?;
             players.push(partner);
         }
@@ -445,7 +445,7 @@ impl Lobby<'_> {
             expires_ms: now + life * 1000,
             finished_ms: None,
         };
-        let store = self.svc.lobby_store();
+        let store = self.store();
         store
             .insert(
                 Doc::Ticket,
@@ -510,10 +510,10 @@ impl Lobby<'_> {
                 limits.max_wait_ms
             )));
         }
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         let t = self.own_ticket(&me.id, id).await?;
         let deadline = clock_now_ms() + wait_ms;
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let (_, mut last) = store.events_after(&me.id, 0, 0).await?;
         loop {
             if t.status == TicketStatus::Waiting {
@@ -537,7 +537,7 @@ impl Lobby<'_> {
     /// `Unauthorized`; `TicketNotFound`; `TicketMatched` once matched;
     /// `Busy` after lost races.
     pub async fn leave_queue(&self, key: &str, id: &str) -> Result<TicketView, Error> {
-        let (_, me) = self.svc.authenticate(key).await?;
+        let (_, me) = self.core.authenticate(key).await?;
         let t = self.own_ticket(&me.id, id).await?;
         match t.status {
             TicketStatus::Matched => return Err(Error::TicketMatched),
@@ -592,8 +592,7 @@ impl Lobby<'_> {
     pub async fn pass_all(&self) -> Result<(), Error> {
         for (variant, rated) in pools() {
             let snap = self
-                .svc
-                .lobby_store()
+                .store()
                 .get(Doc::QueuePool, &pool_id(variant, rated))
                 .await?;
             if let Some(s) = snap {
@@ -615,7 +614,7 @@ impl Lobby<'_> {
         rated: bool,
         mut change: impl FnMut(&mut PoolRecord) -> bool,
     ) -> Result<(), Error> {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let pid = pool_id(variant, rated);
         for attempt in 0..ATTEMPTS {
             let snap = store.get(Doc::QueuePool, &pid).await?;
@@ -733,7 +732,7 @@ impl Lobby<'_> {
                             match_id: f.match_id.clone(),
                             seat: s,
                         };
-                        self.svc.publish(p, &event).await;
+                        self.core.publish(p, &event).await;
                     }
                 }
             }
@@ -741,7 +740,7 @@ impl Lobby<'_> {
                 self.release(p, t).await;
             }
         }
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let pid = pool_id(variant, rated);
         for _ in 0..ATTEMPTS {
             let Some(snap) = store.get(Doc::QueuePool, &pid).await? else {
@@ -774,7 +773,7 @@ impl Lobby<'_> {
         status: TicketStatus,
         placed: Option<(String, Option<Seat>, Option<Seat>)>,
     ) -> Result<bool, Error> {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         for _ in 0..ATTEMPTS {
             let Some((version, mut t)) = self.load_ticket(id).await? else {
                 return Ok(false);
@@ -812,7 +811,7 @@ impl Lobby<'_> {
     /// # Errors
     /// `AlreadyQueued` when another ticket of the player still waits.
     async fn claim(&self, player: &str, ticket: &str) -> Result<(), Error> {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let state = records::encode(&QueuedRecord {
             ticket: Some(ticket.to_string()),
         })?;
@@ -848,7 +847,7 @@ impl Lobby<'_> {
     /// failure is logged: a stale entry names a ticket no longer waiting,
     /// which [`claim`](Self::claim) overwrites.
     async fn release(&self, player: &str, ticket: &str) {
-        let store = self.svc.lobby_store();
+        let store = self.store();
         for _ in 0..ATTEMPTS {
             let Ok(Some(snap)) = store.get(Doc::Queued, player).await else {
                 return;
@@ -877,7 +876,7 @@ impl Lobby<'_> {
     }
 
     async fn load_ticket(&self, id: &str) -> Result<Option<(u64, TicketRecord)>, Error> {
-        match self.svc.lobby_store().get(Doc::Ticket, id).await? {
+        match self.store().get(Doc::Ticket, id).await? {
             Some(s) => Ok(Some((s.version, records::decode(&s.state)?))),
             None => Ok(None),
         }
@@ -900,8 +899,7 @@ impl Lobby<'_> {
             .saturating_sub(ticket.created_ms);
         let (position, window) = if ticket.status == TicketStatus::Waiting {
             let pool = match self
-                .svc
-                .lobby_store()
+                .store()
                 .get(Doc::QueuePool, &pool_id(ticket.variant, ticket.rated))
                 .await?
             {

@@ -8,10 +8,11 @@
 //! players at their fixed anchor ratings, never stored in the index.
 
 use super::Lobby;
+use super::rating_updates::{leaderboard_entry, leaderboard_id, leaderboard_index};
 use super::records::{self, PlayerRating, PlayerRecord, RatingHistory};
 use crate::rating;
 use crate::rules::Variant;
-use crate::service::{Error, leaderboard_entry, leaderboard_id, leaderboard_index};
+use crate::service::Error;
 
 /// Index pages read at most per leaderboard request (stale entries are
 /// skipped).
@@ -76,7 +77,7 @@ fn anchor_rows(pool: &str) -> Vec<BoardRow> {
     rows
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// The players of `variant`'s pool by rating, highest first, after the
     /// cursor `after`: at most `limit` (1 to [`MAX_BOARD_PAGE`]).
     ///
@@ -100,7 +101,7 @@ impl Lobby<'_> {
         }
         let pool = rating::pool(variant);
         let index = leaderboard_index(pool);
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let mut rows = Vec::new();
         let mut cursor = after.map(str::to_owned);
         let mut exhausted = false;
@@ -110,7 +111,7 @@ impl Lobby<'_> {
             for entry in entries {
                 cursor = Some(entry.clone());
                 let id = leaderboard_id(&entry).unwrap_or_default();
-                let standing = match self.svc.load_player(id).await? {
+                let standing = match self.core.load_player(id).await? {
                     Some((_, p)) => p.ratings.get(pool).cloned().map(|s| (p, s)),
                     None => None,
                 };
@@ -172,7 +173,7 @@ impl Lobby<'_> {
         let history = if records::house_player(id).is_some() {
             RatingHistory::default()
         } else {
-            self.svc.rating_history(id).await?.1
+            self.core.rating_history(id).await?.1
         };
         Ok((player, pools, history))
     }

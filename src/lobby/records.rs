@@ -9,28 +9,7 @@ use crate::rating::Rating;
 
 use crate::rules::{Rules, Seat};
 use crate::service::{Error, OnTimeout};
-
-/// Who a player is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PlayerKind {
-    /// A person, through some front end.
-    Human,
-    /// A program.
-    Bot,
-}
-
-/// A player as every viewer of a match or table sees it: its public
-/// profile fields, as they were when it sat down.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatPlayer {
-    /// The player's id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// `human` or `bot`.
-    pub kind: PlayerKind,
-}
+pub use crate::service::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
 
 /// A player as stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,7 +33,7 @@ pub struct PlayerRecord {
 }
 
 /// A player's standing in one rated pool.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlayerRating {
     /// The Glicko-2 rating, deviation and volatility.
     pub rating: Rating,
@@ -189,20 +168,16 @@ impl PlayerRecord {
     }
 }
 
-/// The id prefix of the house bots' players: `house-<bot>` for every
-/// house bot name (`house-heuristic`, `house-expert`, …).
-pub const HOUSE_PREFIX: &str = "house-";
-
 /// The player a house bot is, by its player id (`house-<bot>`): a `bot`
 /// without a key, holding its fixed anchor rating in every pool. House players are not stored, and their matches are not
 /// counted (every house match would contend for one record).
 pub fn house_player(id: &str) -> Option<PlayerRecord> {
     let bot = id.strip_prefix(HOUSE_PREFIX)?;
-    let bot = crate::bots::NAMES.iter().find(|&&n| n == bot)?;
+    let SeatPlayer { id, name, kind } = SeatPlayer::house(bot)?;
     Some(PlayerRecord {
-        id: format!("{HOUSE_PREFIX}{bot}"),
-        name: format!("house bot {bot}"),
-        kind: PlayerKind::Bot,
+        id,
+        name,
+        kind,
         key_sha256: None,
         matches_played: 0,
         created_ms: 0,
@@ -221,13 +196,6 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
             })
             .collect(),
     })
-}
-
-impl SeatPlayer {
-    /// Whether this is a house bot's player (who has no event stream).
-    pub fn is_house(&self) -> bool {
-        self.id.starts_with(HOUSE_PREFIX)
-    }
 }
 
 impl PlayerRecord {
@@ -460,9 +428,6 @@ impl TableRecord {
         format!("{:015}:{}", self.created_ms, self.id)
     }
 }
-
-/// The prefix of every API key (seat tokens start `bt_`).
-pub const KEY_PREFIX: &str = "bp_";
 
 /// The player an API key claims to be (`bp_<player id>_<secret>`), if it
 /// has that shape.

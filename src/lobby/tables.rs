@@ -207,7 +207,7 @@ pub(super) fn taken_seat(
     }
 }
 
-impl Lobby<'_> {
+impl Lobby {
     /// Creates a table.
     ///
     /// # Errors
@@ -248,7 +248,7 @@ impl Lobby<'_> {
             let player = match (&spec.player, spec.kind) {
                 (None, _) => None,
                 (Some(id), TableSeatKind::Remote) => Some(
-                    self.svc
+                    self.core
                         .load_player(id)
                         .await?
                         .ok_or_else(|| Error::InvalidRequest(format!("no player with id {id:?}")))?
@@ -297,7 +297,7 @@ impl Lobby<'_> {
             });
         }
         let now = clock_now_ms();
-        let store = self.svc.lobby_store();
+        let store = self.store();
         let mut table = TableRecord {
             id: hex::encode(service::random_bytes::<12>()?),
             rules: req.rules,
@@ -343,8 +343,7 @@ impl Lobby<'_> {
             return Err(Error::TableNotFound);
         }
         let snap = self
-            .svc
-            .lobby_store()
+            .store()
             .get(Doc::Table, id)
             .await?
             .ok_or(Error::TableNotFound)?;

@@ -6,39 +6,11 @@ use super::card::{Card, CardSet};
 use super::contract::{Call, Trump, TrumpChoice};
 use super::deck::{self, HandRng, Seed};
 use super::hand::{HandState, Stage};
+use super::phase::Phase;
 use super::refusal::RuleError;
 use super::scoring::{HandResult, Winner, score_forfeit, score_hand, winner_of};
 use super::seat::{Seat, Table};
 use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
-
-/// The phase of a match, as the API names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// The dealer is to deal the next hand.
-    AwaitingDeal,
-    /// Trump is being chosen.
-    ChoosingTrump,
-    /// Doubles are being said.
-    Doubling,
-    /// Cards are being played.
-    Playing,
-    /// The match has ended.
-    MatchOver,
-}
-
-impl Phase {
-    /// The API word for the phase.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::AwaitingDeal => "awaiting_deal",
-            Phase::ChoosingTrump => "choosing_trump",
-            Phase::Doubling => "doubling",
-            Phase::Playing => "playing",
-            Phase::MatchOver => "match_over",
-        }
-    }
-}
 
 /// One move of a seat, exactly as `legal_actions` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,7 +9,8 @@ use rand::{Rng, TryRng};
 
 use super::card::{Card, CardSet, with_bit_instructions};
 use super::contract::TrumpChoice;
-use super::game::{Action, Event, Match, Phase};
+use super::game::{Action, Event, Match};
+use super::phase::Phase;
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of random play: one
 /// word of state and a few instructions per number, so that a benchmark

@@ -9,7 +9,7 @@
 
 use super::card::{Card, Suit};
 use super::contract::Call;
-use super::game::Phase;
+use super::phase::Phase;
 use super::seat::Seat;
 
 /// A rule a move breaks. The state it was tried on is left untouched.

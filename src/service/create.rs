@@ -1,10 +1,10 @@
 //! Creating a match: its seats, tokens and first house-bot moves.
 
 use super::clock::now_ms;
+use super::hooks::SeatPlayer;
 use super::record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatKind, SeatRecord};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;
-use crate::lobby::records;
 use crate::rating;
 use crate::rules::{Match, Rules, Seat};
 
@@ -115,17 +115,14 @@ impl Service {
                 input::check_name(name, self.limits.max_name_len)?;
             }
             let player = match &spec.player {
-                Some(id) if spec.kind == SeatKind::Remote => Some(self.seat_player(id).await?),
+                Some(id) if spec.kind == SeatKind::Remote => Some(self.remote_player(id).await?),
                 Some(_) => {
                     return Err(Error::InvalidRequest(
                         "only a remote seat can be a player's".into(),
                     ));
                 }
                 // A bot seat is its house bot's player.
-                None if spec.kind == SeatKind::Bot => {
-                    records::house_player(&format!("{}{bot}", records::HOUSE_PREFIX))
-                        .map(|p| p.seat_player())
-                }
+                None if spec.kind == SeatKind::Bot => SeatPlayer::house(&bot),
                 None => None,
             };
             if let Some(p) = &player
@@ -212,6 +209,24 @@ impl Service {
 }
 
 impl Service {
+    /// The registered player `id`, for a remote seat.
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a house bot's player (it sits at bot seats
+    /// only) or no such player; `StoreUnavailable`.
+    async fn remote_player(&self, id: &str) -> Result<SeatPlayer, Error> {
+        if id
+            .strip_prefix(super::HOUSE_PREFIX)
+            .and_then(SeatPlayer::house)
+            .is_some()
+        {
+            return Err(Error::InvalidRequest(format!(
+                "{id} is a house bot's player: it sits at `bot` seats only"
+            )));
+        }
+        self.hooks.seat_player(id).await
+    }
+
     /// What a rated match records at creation: its pool and each seat's
     /// rating then.
     ///
@@ -229,10 +244,9 @@ impl Service {
         for s in seats {
             let r = match (&s.player, s.kind) {
                 (_, SeatKind::Bot) => rating::house_anchor(&s.bot),
-                (Some(p), SeatKind::Remote) if !p.is_house() => self
-                    .load_player(&p.id)
-                    .await?
-                    .map(|(_, rec)| rec.rating_in(pool)),
+                (Some(p), SeatKind::Remote) if !p.is_house() => {
+                    self.hooks.rating(&p.id, pool).await?
+                }
                 _ => None,
             };
             before.push(r.ok_or_else(|| {

@@ -22,12 +22,12 @@ mod create;
 pub mod driver;
 mod error;
 mod events;
+mod hooks;
 mod input;
 mod instrumented;
 pub mod metrics;
 mod persist;
 mod players;
-mod ratings;
 mod reads;
 mod record;
 mod replayed;
@@ -35,7 +35,6 @@ mod tokens;
 
 use std::sync::Arc;
 
-use crate::lobby::store::{LobbyStore, MemoryLobbyStore};
 use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
@@ -44,10 +43,10 @@ pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
+pub use hooks::{HOUSE_PREFIX, Hooks, KEY_PREFIX, NoPlayers, PlayerKind, SeatPlayer};
 pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
-pub use ratings::{leaderboard_entry, leaderboard_id, leaderboard_index, rated_games};
 pub use reads::{EventsPage, LegalMoves};
-pub use record::{MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
+pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };
@@ -93,8 +92,7 @@ pub struct Service {
     limits: Limits,
     driver: driver::Driver,
     cache: cache::Cache,
-    lobby: Arc<dyn LobbyStore>,
-    settled: ratings::Settled,
+    hooks: Arc<dyn Hooks>,
 }
 
 impl Service {
@@ -114,22 +112,16 @@ impl Service {
             limits,
             driver,
             cache: cache::Cache::default(),
-            lobby: Arc::new(MemoryLobbyStore::new()),
-            settled: ratings::Settled::default(),
+            hooks: Arc::new(NoPlayers),
         })
     }
 
-    /// This service with its players, tables and player streams kept in
-    /// `lobby` (by default, in this process's memory).
+    /// This service telling `hooks` what happens to its matches and asking
+    /// them about players (by default, [`NoPlayers`]: anonymous matches only).
     #[must_use]
-    pub fn with_lobby_store(mut self, lobby: Arc<dyn LobbyStore>) -> Service {
-        self.lobby = lobby;
+    pub fn with_hooks(mut self, hooks: Arc<dyn Hooks>) -> Service {
+        self.hooks = hooks;
         self
-    }
-
-    /// Where players, tables and player streams are kept.
-    pub fn lobby_store(&self) -> &dyn LobbyStore {
-        self.lobby.as_ref()
     }
 
     /// Whether the store answers, for readiness checks.

@@ -34,13 +34,22 @@ pub struct EventsPage {
 }
 
 impl Service {
+    /// The match as stored now (with any due house-bot, deal or clock
+    /// steps played).
+    ///
+    /// # Errors
+    /// `MatchNotFound`; `StoreUnavailable`.
+    pub async fn record(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
+        self.load_current(id).await
+    }
+
     /// The view of the token's seat, or the spectator view without a token.
     ///
     /// # Errors
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
         let rec = self.load_current(id).await?;
-        self.settle_ratings(&rec).await;
+        self.tell_viewed(&rec).await;
         let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }

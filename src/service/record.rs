@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::lobby::records::SeatPlayer;
+use super::hooks::SeatPlayer;
 use crate::rating::Rating;
 use crate::rules::view::GameView;
 use crate::rules::{Match, Seat, Side};

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use botifarra::http::ServeOptions;
 use botifarra::http::limit::RateLimits;
+use botifarra::lobby::Lobby;
+use botifarra::lobby::store::MemoryLobbyStore;
 use botifarra::service::{Limits, Service};
 use botifarra::store::MatchStore;
 use reqwest::{Client, Method, StatusCode};
@@ -54,8 +56,9 @@ pub async fn spawn_full(
 ) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let port = listener.local_addr().expect("local address").port();
-    let svc = Arc::new(Service::new(store, limits).expect("start the service"));
-    let server = botifarra::http::serve_split(listener, metrics_listener, svc, opts)
+    let svc = Service::new(store, limits).expect("start the service");
+    let lobby = Lobby::new(svc, Arc::new(MemoryLobbyStore::new()));
+    let server = botifarra::http::serve_split(listener, metrics_listener, lobby, opts)
         .expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
@@ -74,37 +77,30 @@ pub async fn spawn_lobby_app(backend: Backend) -> TestApp {
 
 /// Starts a server over `backend` for matches and the lobby, with `opts`.
 pub async fn spawn_lobby_with(backend: Backend, opts: ServeOptions) -> TestApp {
+    spawn_service(lobby_for(backend).await, opts)
+}
+
+/// A match service and lobby over `backend` for both.
+pub async fn lobby_for(backend: Backend) -> Lobby {
     let store = store_for(backend, None).await;
-    let mut svc = Service::new(store, Limits::default()).expect("start the service");
-    if backend == Backend::Redis {
-        let lobby =
+    let svc = Service::new(store, Limits::default()).expect("start the service");
+    let lobby_store: Arc<dyn botifarra::lobby::store::LobbyStore> = if backend == Backend::Redis {
+        Arc::new(
             botifarra::lobby::store::RedisLobbyStore::connect(&crate::backends::redis::redis_url())
                 .await
-                .expect("connect the lobby to the test Redis");
-        svc = svc.with_lobby_store(Arc::new(lobby));
-    }
-    spawn_service(svc, opts)
+                .expect("connect the lobby to the test Redis"),
+        )
+    } else {
+        Arc::new(MemoryLobbyStore::new())
+    };
+    Lobby::new(svc, lobby_store)
 }
 
-/// Starts a server over a service made by the caller.
-pub fn spawn_service(svc: Service, opts: ServeOptions) -> TestApp {
+/// Starts a server over a lobby (and its match service) made by the caller.
+pub fn spawn_service(lobby: Lobby, opts: ServeOptions) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     let port = listener.local_addr().expect("local address").port();
-    let server = botifarra::http::serve(listener, Arc::new(svc), opts).expect("start the server");
-    let handle = server.handle();
-    tokio::spawn(server);
-    TestApp {
-        base: format!("http://127.0.0.1:{port}"),
-        client: Client::new(),
-        handle: Some(handle),
-    }
-}
-
-/// Starts a server over a service the caller keeps a handle on.
-pub fn spawn_shared(svc: Arc<Service>, opts: ServeOptions) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    let port = listener.local_addr().expect("local address").port();
-    let server = botifarra::http::serve(listener, svc, opts).expect("start the server");
+    let server = botifarra::http::serve(listener, lobby, opts).expect("start the server");
     let handle = server.handle();
     tokio::spawn(server);
     TestApp {

@@ -576,9 +576,10 @@ async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(ba
                 .unwrap(),
         ),
     };
-    let svc = Service::new(store_for(backend, None).await, Limits::default())
-        .unwrap()
-        .with_lobby_store(Arc::clone(&lobby));
+    let svc = botifarra::lobby::Lobby::new(
+        Service::new(store_for(backend, None).await, Limits::default()).unwrap(),
+        Arc::clone(&lobby),
+    );
     let app = spawn_service(svc, unlimited());
     let p = players(&app, 3).await;
     let seat = |role, who: &PlayerKey| ChallengeSeat {

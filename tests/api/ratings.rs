@@ -16,18 +16,9 @@ use crate::app::{Backend, TestApp, spawn_service, store_for, unlimited};
 use crate::backends::both_stores;
 use crate::lobby_client::player_events;
 
-/// A service over `backend` for matches and the lobby.
-async fn service(backend: Backend) -> Service {
-    let store = store_for(backend, None).await;
-    let svc = Service::new(store, Limits::default()).expect("start the service");
-    if backend == Backend::Redis {
-        let lobby =
-            botifarra::lobby::store::RedisLobbyStore::connect(&crate::backends::redis::redis_url())
-                .await
-                .expect("connect the lobby to the test Redis");
-        return svc.with_lobby_store(Arc::new(lobby));
-    }
-    svc
+/// A match service and lobby over `backend` for both.
+async fn service(backend: Backend) -> Lobby {
+    crate::app::lobby_for(backend).await
 }
 
 /// A registered player: id and key.
@@ -40,13 +31,13 @@ struct Seated {
 
 /// Registers `n` players and creates a rated match of `variant` with them
 /// at the first `n` seats and `random` house bots at the others.
-async fn rated_match(svc: &Service, variant: Variant, n: usize) -> (String, Vec<Seated>) {
+async fn rated_match(svc: &Lobby, variant: Variant, n: usize) -> (String, Vec<Seated>) {
     rated_match_with(svc, variant, n, NewMatch::default()).await
 }
 
 /// [`rated_match`] with the clock fields of `clock`.
 async fn rated_match_with(
-    svc: &Service,
+    svc: &Lobby,
     variant: Variant,
     n: usize,
     clock: NewMatch,
@@ -54,7 +45,7 @@ async fn rated_match_with(
     let seats = variant.table().seats as usize;
     let mut players = Vec::new();
     for i in 0..n {
-        let r = Lobby::of(svc)
+        let r = svc
             .register(NewPlayer {
                 name: format!("rated {i}"),
                 kind: PlayerKind::Bot,
@@ -81,6 +72,7 @@ async fn rated_match_with(
         })
         .collect();
     let created = svc
+        .service()
         .create(NewMatch {
             rules: rated_rules(variant),
             seats: Some(new_seats),
@@ -431,7 +423,7 @@ async fn a_resignation_in_a_rated_match_counts(backend: Backend) {
 
 async fn a_casual_match_leaves_ratings_alone(backend: Backend) {
     let svc = service(backend).await;
-    let p = Lobby::of(&svc)
+    let p = svc
         .register(NewPlayer {
             name: "casual".into(),
             kind: PlayerKind::Human,
@@ -451,6 +443,7 @@ async fn a_casual_match_leaves_ratings_alone(backend: Backend) {
         })
         .collect();
     let created = svc
+        .service()
         .create(NewMatch {
             rules: rated_rules(Variant::Pairs),
             seats: Some(seats),
@@ -584,8 +577,7 @@ async fn applying_a_rated_match_again_changes_nothing() {
     for backend in [Backend::Memory, Backend::Redis] {
         let svc = service(backend).await;
         let (id, players) = rated_match(&svc, Variant::Pairs, 2).await;
-        let svc = Arc::new(svc);
-        let app = crate::app::spawn_shared(svc.clone(), unlimited());
+        let app = spawn_service(svc.clone(), unlimited());
         play_out(&[&app], &id, &players).await;
         let (games, entries, rating) = games_and_history(&app, &players[0].id).await;
         assert_eq!((games, entries), (1, 1));
@@ -613,7 +605,7 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
     // B keeps the players; A commits every move but writes players
     // elsewhere (its own memory), as an instance that dies after the last
     // commit and before rating leaves them.
-    let b_svc = Arc::new(service(Backend::Redis).await);
+    let b_svc = service(Backend::Redis).await;
     let a_svc = Service::new(store_for(Backend::Redis, None).await, Limits::default()).unwrap();
     let (id, players) = rated_match(&b_svc, Variant::Pairs, 2).await;
     let early = b_svc.apply_match_ratings(&id).await.unwrap();
@@ -621,8 +613,12 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
         early.iter().all(Option::is_none),
         "not over: nothing applied"
     );
-    let a = spawn_service(a_svc, unlimited());
-    let b = crate::app::spawn_shared(b_svc.clone(), unlimited());
+    let a_lobby = Lobby::new(
+        a_svc,
+        Arc::new(botifarra::lobby::store::MemoryLobbyStore::new()),
+    );
+    let a = spawn_service(a_lobby, unlimited());
+    let b = spawn_service(b_svc.clone(), unlimited());
 
     // Through A, with the seat tokens (A knows no players).
     let by_token: Vec<Seated> = players
@@ -663,12 +659,12 @@ async fn the_applied_list_marks_an_applied_match_and_the_horizon_covers_dropped_
     use botifarra::lobby::records::{PlayerRecord, decode, encode};
     use botifarra::lobby::store::Doc;
 
-    let svc = Arc::new(service(Backend::Memory).await);
+    let svc = service(Backend::Memory).await;
     let (id, players) = rated_match(&svc, Variant::Pairs, 2).await;
-    let app = crate::app::spawn_shared(svc.clone(), unlimited());
+    let app = spawn_service(svc.clone(), unlimited());
     play_out(&[&app], &id, &players).await;
     let pid = &players[0].id;
-    let store = svc.lobby_store();
+    let store = svc.store();
     let snap = store.get(Doc::Player, pid).await.unwrap().unwrap();
     let applied: PlayerRecord = decode(&snap.state).unwrap();
     let created_ms = applied.ratings["pairs"].applied[0].1;

@@ -24,18 +24,14 @@
 use std::collections::HashSet;
 use std::sync::{Mutex, PoisonError};
 
-use super::clock::now_ms;
-use super::record::{MatchRecord, RatedMatch, SeatKind};
-use super::{Error, Service};
-use crate::lobby::records::{
-    self, PlayerRating, RatingChange, RatingEntry, RatingHistory, SeatPlayer,
-};
-use crate::lobby::store::Doc;
+use super::Lobby;
+use super::core::LobbyCore;
+use super::records::{self, PlayerRecord, RatingChange, RatingEntry, RatingHistory, SeatPlayer};
+use super::store::Doc;
+use super::update::{Step, update_async, upsert};
 use crate::rating::{self, DEFAULT_TAU, Game, Rating};
 use crate::rules::{Phase, Seat, Winner};
-
-/// Attempts at the compare-and-set of one player's rating.
-const RATE_ATTEMPTS: usize = 16;
+use crate::service::{Error, MatchRecord, RatedMatch, SeatKind, clock_now_ms as now_ms};
 
 /// Matches this process has seen fully applied, so that reads of a
 /// finished match do not load its players again; forgotten wholesale at
@@ -118,7 +114,7 @@ fn rated_seats(rec: &MatchRecord) -> impl Iterator<Item = (Seat, &SeatPlayer)> {
 
 /// The matches this process has seen fully applied.
 #[derive(Default)]
-pub(super) struct Settled(Mutex<HashSet<String>>);
+pub struct Settled(Mutex<HashSet<String>>);
 
 impl Settled {
     fn contains(&self, id: &str) -> bool {
@@ -137,7 +133,7 @@ impl Settled {
     }
 }
 
-impl Service {
+impl LobbyCore {
     /// Applies a finished rated match to its players' ratings, once: what
     /// it changed per seat (`None` for house bots, players no longer
     /// stored, and matches too old to tell). Calling it again, from any
@@ -190,18 +186,6 @@ impl Service {
         (changes, failed)
     }
 
-    /// Applies match `id` if it is a finished rated match, once (calling it
-    /// again, from any instance, changes nothing): what it changed per seat
-    /// (`None` for house bots, players no longer stored, and matches too
-    /// old to tell).
-    ///
-    /// # Errors
-    /// `MatchNotFound`; `Busy` after lost races; `StoreUnavailable`.
-    pub async fn apply_match_ratings(&self, id: &str) -> Result<Vec<Option<RatingChange>>, Error> {
-        let rec = self.load_current(id).await?;
-        self.apply_ratings(&rec).await
-    }
-
     /// On a read of a match: applies a finished rated match this process
     /// has not seen applied (its committing instance may have died before
     /// applying it). Failures are logged: the read goes on.
@@ -231,70 +215,67 @@ impl Service {
     ) -> Result<Option<RatingChange>, Error> {
         let pool = rated.pool.as_str();
         let index = leaderboard_index(pool);
-        for _ in 0..RATE_ATTEMPTS {
-            let Some((version, mut player)) = self.load_player(id).await? else {
-                return Ok(None);
-            };
-            let standing = player
-                .ratings
-                .entry(pool.to_string())
-                .or_insert_with(|| PlayerRating {
-                    rating: Rating::default(),
-                    games: 0,
-                    updated_ms: 0,
-                    applied: Vec::new(),
-                    horizon_ms: 0,
-                });
-            if standing.has_applied(&rec.id, rec.created_ms) {
-                // Applied before: make sure the leaderboard shows it (the
-                // applying instance may have stopped short of that).
-                let entry = leaderboard_entry(&standing.rating, id);
-                self.lobby.index_add(&index, &entry).await?;
-                let history = self.rating_history(id).await?.1;
-                return Ok(history.entry(pool, &rec.id).map(|e| e.change(pool)));
-            }
-            let before = standing.rating;
-            let after = before.update(games, DEFAULT_TAU);
-            let now = now_ms();
-            let score = games.iter().map(|g| g.score).sum::<f64>() / games.len() as f64;
-            let entry = RatingEntry {
-                match_id: rec.id.clone(),
-                match_created_ms: rec.created_ms,
-                seat,
-                before,
-                after,
-                score,
-                at_ms: now,
-            };
-            let change = entry.change(pool);
-            let was_listed = standing.games > 0;
-            standing.rating = after;
-            standing.games += 1;
-            standing.updated_ms = now;
-            standing.mark_applied(&rec.id, rec.created_ms);
-            player.matches_played += 1;
-            self.record_history(id, pool, entry).await?;
-            let state = records::encode(&player)?;
-            if self
-                .lobby
-                .replace(Doc::Player, id, version, &state, None)
-                .await?
-            {
-                if was_listed {
-                    self.lobby
-                        .index_remove(&index, &leaderboard_entry(&before, id))
-                        .await?;
+        let applied = update_async(
+            self.store(),
+            Doc::Player,
+            id,
+            |_| None,
+            || Error::PlayerNotFound,
+            |mut player: PlayerRecord| async move {
+                let standing = player.ratings.entry(pool.to_string()).or_default();
+                if standing.has_applied(&rec.id, rec.created_ms) {
+                    return Ok((player, Step::Keep(None)));
                 }
-                self.lobby
-                    .index_add(&index, &leaderboard_entry(&after, id))
-                    .await?;
-                tracing::info!(match_id = %rec.id, player = id, pool, before = before.rating, after = after.rating, "rating applied");
-                return Ok(Some(change));
-            }
+                let before = standing.rating;
+                let after = before.update(games, DEFAULT_TAU);
+                let now = now_ms();
+                let score = games.iter().map(|g| g.score).sum::<f64>() / games.len() as f64;
+                let entry = RatingEntry {
+                    match_id: rec.id.clone(),
+                    match_created_ms: rec.created_ms,
+                    seat,
+                    before,
+                    after,
+                    score,
+                    at_ms: now,
+                };
+                let was_listed = standing.games > 0;
+                standing.rating = after;
+                standing.games += 1;
+                standing.updated_ms = now;
+                standing.mark_applied(&rec.id, rec.created_ms);
+                player.matches_played += 1;
+                self.record_history(id, pool, entry.clone()).await?;
+                Ok((player, Step::Write(Some((entry, was_listed)))))
+            },
+        )
+        .await;
+        let updated = match applied {
+            Ok(updated) => updated,
+            Err(Error::PlayerNotFound) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some((entry, was_listed)) = updated.answer else {
+            // Applied before: make sure the leaderboard shows it (the
+            // applying instance may have stopped short of that).
+            let rating = updated.record.rating_in(pool);
+            self.store()
+                .index_add(&index, &leaderboard_entry(&rating, id))
+                .await?;
+            let history = self.rating_history(id).await?.1;
+            return Ok(history.entry(pool, &rec.id).map(|e| e.change(pool)));
+        };
+        let (before, after) = (entry.before, entry.after);
+        if was_listed {
+            self.store()
+                .index_remove(&index, &leaderboard_entry(&before, id))
+                .await?;
         }
-        Err(Error::Busy(format!(
-            "player {id} changed under {RATE_ATTEMPTS} attempts; its rating is applied on the next read of the match"
-        )))
+        self.store()
+            .index_add(&index, &leaderboard_entry(&after, id))
+            .await?;
+        tracing::info!(match_id = %rec.id, player = id, pool, before = before.rating, after = after.rating, "rating applied");
+        Ok(Some(entry.change(pool)))
     }
 
     /// Player `id`'s rating history and its version (0 and empty when it
@@ -303,7 +284,7 @@ impl Service {
     /// # Errors
     /// `StoreUnavailable`; `Internal` if it does not parse.
     pub async fn rating_history(&self, id: &str) -> Result<(u64, RatingHistory), Error> {
-        match self.lobby.get(Doc::RatingHistory, id).await? {
+        match self.store().get(Doc::RatingHistory, id).await? {
             Some(snap) => Ok((snap.version, records::decode(&snap.state)?)),
             None => Ok((0, RatingHistory::default())),
         }
@@ -311,25 +292,31 @@ impl Service {
 
     /// Writes `entry` into player `id`'s history of `pool`.
     async fn record_history(&self, id: &str, pool: &str, entry: RatingEntry) -> Result<(), Error> {
-        for _ in 0..RATE_ATTEMPTS {
-            let (version, mut history) = self.rating_history(id).await?;
-            history.record(pool, entry.clone());
-            let state = records::encode(&history)?;
-            let written = if version == 0 {
-                self.lobby
-                    .insert(Doc::RatingHistory, id, &state, None)
-                    .await?
-            } else {
-                self.lobby
-                    .replace(Doc::RatingHistory, id, version, &state, None)
-                    .await?
-            };
-            if written {
-                return Ok(());
-            }
-        }
-        Err(Error::Busy(format!(
-            "the rating history of {id} changed under {RATE_ATTEMPTS} attempts"
-        )))
+        upsert(
+            self.store(),
+            Doc::RatingHistory,
+            id,
+            |_| None,
+            |history: &mut RatingHistory| {
+                history.record(pool, entry.clone());
+                Ok(Step::Write(()))
+            },
+        )
+        .await
+        .map(drop)
+    }
+}
+
+impl Lobby {
+    /// Applies match `id` if it is a finished rated match, once (calling it
+    /// again, from any instance, changes nothing): what it changed per seat
+    /// (`None` for house bots, players no longer stored, and matches too
+    /// old to tell).
+    ///
+    /// # Errors
+    /// `MatchNotFound`; `Busy` after lost races; `StoreUnavailable`.
+    pub async fn apply_match_ratings(&self, id: &str) -> Result<Vec<Option<RatingChange>>, Error> {
+        let rec = self.svc.record(id).await?;
+        self.core.apply_ratings(&rec).await
     }
 }

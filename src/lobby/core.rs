@@ -1,0 +1,201 @@
+//! What every room of the lobby shares: the lobby store, players looked
+//! up by id or key, their event streams, and the [`Hooks`] through which
+//! the match service tells the lobby what happened to a match.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use super::rating_updates::Settled;
+use super::records::{self, KEY_PREFIX, PlayerEvent, PlayerRecord, SeatPlayer};
+use super::store::{Doc, LobbyStore};
+use super::update::{Step, update};
+use crate::rating::Rating;
+use crate::rules::{Phase, Seat};
+use crate::service::{Error, Hooks, MatchRecord, hash_matches, hash_token};
+
+/// The lobby's store and the player lookups every room needs; the match
+/// service's [`Hooks`].
+pub struct LobbyCore {
+    store: Arc<dyn LobbyStore>,
+    pub(super) settled: Settled,
+}
+
+impl LobbyCore {
+    /// The lobby over `store`.
+    pub fn new(store: Arc<dyn LobbyStore>) -> LobbyCore {
+        LobbyCore {
+            store,
+            settled: Settled::default(),
+        }
+    }
+
+    /// Where players, tables and player streams are kept.
+    pub fn store(&self) -> &dyn LobbyStore {
+        self.store.as_ref()
+    }
+
+    /// A player's record and its version; `None` if there is no such player.
+    ///
+    /// # Errors
+    /// `StoreUnavailable`; `Internal` if the record does not parse.
+    pub async fn load_player(&self, id: &str) -> Result<Option<(u64, PlayerRecord)>, Error> {
+        if let Some(house) = records::house_player(id) {
+            return Ok(Some((0, house)));
+        }
+        if !records::valid_player_id(id) {
+            return Ok(None);
+        }
+        match self.store.get(Doc::Player, id).await? {
+            Some(snap) => Ok(Some((snap.version, records::decode(&snap.state)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// The player whose API key this is.
+    ///
+    /// # Errors
+    /// `Unauthorized` for anything but a current key; `StoreUnavailable`.
+    pub async fn authenticate(&self, key: &str) -> Result<(u64, PlayerRecord), Error> {
+        let refused = || Error::Unauthorized("this is not a current player API key".into());
+        let id = records::key_player(key).ok_or_else(refused)?;
+        let (version, player) = self.load_player(id).await?.ok_or_else(refused)?;
+        let hash = hash_token(key);
+        match &player.key_sha256 {
+            Some(stored) if hash_matches(&hash, stored) => Ok((version, player)),
+            _ => Err(refused()),
+        }
+    }
+
+    /// Appends `event` to `player`'s stream. A failure is logged, not
+    /// returned: the write the event tells of has already been made.
+    pub async fn publish(&self, player: &str, event: &PlayerEvent) {
+        let pushed = match records::encode(event) {
+            Ok(body) => self.store.push_event(player, &body).await.map(drop),
+            Err(e) => {
+                tracing::error!(error = %e, "player event does not serialize");
+                return;
+            }
+        };
+        if let Err(e) = pushed {
+            tracing::warn!(player, error = %e, "player event not delivered");
+        }
+    }
+
+    /// Adds one to a player's matches played. A failure is logged: the
+    /// match it counts is already over.
+    async fn count_match(&self, id: &str) {
+        let counted = update(
+            self.store(),
+            Doc::Player,
+            id,
+            |_| None,
+            || Error::PlayerNotFound,
+            |player: &mut PlayerRecord| {
+                player.matches_played += 1;
+                Ok(Step::Write(()))
+            },
+        )
+        .await;
+        if let Err(e) = counted {
+            tracing::warn!(player = id, error = %e, "match not counted");
+        }
+    }
+
+    /// A finished match: every player hears so and has it counted (a
+    /// rated match counts each player's match with its rating).
+    async fn match_over(&self, rec: &MatchRecord) {
+        // A failure is logged there; the next read of the match applies
+        // what is missing.
+        let (changes, _) = self.apply_each(rec).await;
+        let view = rec.game.view(None);
+        let winner = serde_json::to_value(view.winner).unwrap_or_default();
+        for (seat, s) in rec.seats.iter().enumerate() {
+            if let Some(p) = s.player.as_ref().filter(|p| !p.is_house()) {
+                let rating = changes.get(seat).cloned().flatten();
+                let event = PlayerEvent::MatchOver {
+                    match_id: rec.id.clone(),
+                    seat: seat as Seat,
+                    winner: winner.clone(),
+                    scores: view.scores.clone(),
+                    rating,
+                };
+                self.publish(&p.id, &event).await;
+                if rec.rated.is_none() {
+                    self.count_match(&p.id).await;
+                }
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl Hooks for LobbyCore {
+    async fn authenticate(&self, key: &str) -> Result<String, Error> {
+        if !key.starts_with(KEY_PREFIX) {
+            return Err(Error::Unauthorized(
+                "this is not a current player API key".into(),
+            ));
+        }
+        Ok(LobbyCore::authenticate(self, key).await?.1.id)
+    }
+
+    async fn seat_player(&self, id: &str) -> Result<SeatPlayer, Error> {
+        match self.load_player(id).await? {
+            Some((_, p)) => Ok(p.seat_player()),
+            None => Err(Error::InvalidRequest(format!("no player with id {id:?}"))),
+        }
+    }
+
+    async fn rating(&self, id: &str, pool: &str) -> Result<Option<Rating>, Error> {
+        Ok(self.load_player(id).await?.map(|(_, p)| p.rating_in(pool)))
+    }
+
+    /// Tells the match's players it started, then what
+    /// [`committed`](Hooks::committed) tells.
+    async fn started(&self, rec: &MatchRecord) {
+        for (seat, s) in rec.seats.iter().enumerate() {
+            if let Some(p) = &s.player {
+                let event = PlayerEvent::MatchStarted {
+                    match_id: rec.id.clone(),
+                    seat: seat as Seat,
+                };
+                self.publish(&p.id, &event).await;
+            }
+        }
+        self.committed(rec).await;
+    }
+
+    /// The player whose seat is to act hears it is its turn; when the
+    /// match is over (only the commit that ended it can see that), every
+    /// player hears so and has it counted.
+    async fn committed(&self, rec: &MatchRecord) {
+        // House players have no stream and no stored record.
+        if rec
+            .seats
+            .iter()
+            .all(|s| s.player.as_ref().is_none_or(SeatPlayer::is_house))
+        {
+            return;
+        }
+        if rec.game.phase() == Phase::MatchOver {
+            self.match_over(rec).await;
+            return;
+        }
+        if let Some(seat) = rec.game.turn()
+            && let Some(p) = &rec.seats[seat as usize].player
+            && !p.is_house()
+        {
+            let event = PlayerEvent::YourTurn {
+                match_id: rec.id.clone(),
+                seat,
+                version: rec.version,
+            };
+            self.publish(&p.id, &event).await;
+        }
+    }
+
+    async fn viewed(&self, rec: &MatchRecord) {
+        self.settle_ratings(rec).await;
+    }
+}

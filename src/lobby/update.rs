@@ -1,0 +1,217 @@
+//! The lobby's one way to change a stored record: read it, change it in
+//! memory, write it back by compare-and-set on its version, and start
+//! again from a fresh read when another writer came first.
+//!
+//! Every room (players, tables, challenges, the queue, ratings) writes
+//! through [`update`] (or [`upsert`] for a record that may not exist yet),
+//! so the attempt budget and the back-off are the same everywhere:
+//! [`ATTEMPTS`] reads and writes, the first [`EAGER`] back to back, then
+//! each after a random pause of 1 to 8 ms so that writers racing on one
+//! hot record (a queue pool, a full table) spread out instead of colliding
+//! again. Past the budget nothing was written and the caller gets `Busy`
+//! ("retry"), never a half-made change.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::records;
+use super::store::{Doc, LobbyStore, StoreError};
+use crate::service::{Error, random_bytes};
+
+/// Reads and compare-and-set writes one update may make before it gives
+/// up with `Busy`.
+pub const ATTEMPTS: usize = 64;
+
+/// Attempts made back to back before each retry waits a little.
+const EAGER: usize = 8;
+
+/// What a change decided about its record.
+pub enum Step<R> {
+    /// Write the changed record, then answer `R`.
+    Write(R),
+    /// Write nothing (the record needs no change), and answer `R`.
+    Keep(R),
+}
+
+/// A record as written (or found unchanged) by an update.
+pub struct Updated<T, R> {
+    /// Its version in the store now.
+    pub version: u64,
+    /// The record as stored now.
+    pub record: T,
+    /// What the change answered.
+    pub answer: R,
+}
+
+/// Reads record `id` of kind `doc`.
+///
+/// # Errors
+/// `missing()` when there is no such record; `StoreUnavailable`;
+/// `Internal` if it does not parse.
+pub async fn load<T: DeserializeOwned>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    missing: impl Fn() -> Error,
+) -> Result<(u64, T), Error> {
+    match store.get(doc, id).await? {
+        Some(snap) => Ok((snap.version, records::decode(&snap.state)?)),
+        None => Err(missing()),
+    }
+}
+
+/// Changes record `id` of kind `doc` by compare-and-set: `change` is
+/// given the record as last stored (and is called again, on a fresher
+/// copy, after a lost race), and decides whether to write it; `ttl` says
+/// how long the written record lives.
+///
+/// # Errors
+/// `missing()` when there is no such record (also when it vanishes
+/// between the read and the write); whatever `change` returns (nothing is
+/// written then); `Busy` after [`ATTEMPTS`] lost races;
+/// `StoreUnavailable`.
+pub async fn update<T, R>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    ttl: impl Fn(&T) -> Option<Duration>,
+    missing: impl Fn() -> Error,
+    mut change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
+) -> Result<Updated<T, R>, Error>
+where
+    T: Serialize + DeserializeOwned,
+{
+    update_async(store, doc, id, ttl, missing, |mut record: T| {
+        let step = change(&mut record);
+        std::future::ready(step.map(|step| (record, step)))
+    })
+    .await
+}
+
+/// [`update`] for a change that must await something before the write
+/// (such as another record written first): `change` takes the record and
+/// gives it back, changed or not.
+///
+/// # Errors
+/// As [`update`].
+pub async fn update_async<T, R, F, Fut>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    ttl: impl Fn(&T) -> Option<Duration>,
+    missing: impl Fn() -> Error,
+    mut change: F,
+) -> Result<Updated<T, R>, Error>
+where
+    T: Serialize + DeserializeOwned,
+    F: FnMut(T) -> Fut,
+    Fut: Future<Output = Result<(T, Step<R>), Error>>,
+{
+    for attempt in 0..ATTEMPTS {
+        pause(attempt).await?;
+        let (version, record): (u64, T) = load(store, doc, id, &missing).await?;
+        let (record, answer) = match change(record).await? {
+            (record, Step::Keep(answer)) => {
+                return Ok(Updated {
+                    version,
+                    record,
+                    answer,
+                });
+            }
+            (record, Step::Write(answer)) => (record, answer),
+        };
+        let state = records::encode(&record)?;
+        match store.replace(doc, id, version, &state, ttl(&record)).await {
+            Ok(true) => {
+                return Ok(Updated {
+                    version: version + 1,
+                    record,
+                    answer,
+                });
+            }
+            Ok(false) => {}
+            Err(StoreError::NotFound) => return Err(missing()),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(busy(doc, id))
+}
+
+/// Like [`update`], for a record that may not exist yet: `change` is then
+/// given `T::default()`, and a write inserts it.
+///
+/// # Errors
+/// As [`update`], without a missing record.
+pub async fn upsert<T, R>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    ttl: impl Fn(&T) -> Option<Duration>,
+    mut change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
+) -> Result<Updated<T, R>, Error>
+where
+    T: Serialize + DeserializeOwned + Default,
+{
+    for attempt in 0..ATTEMPTS {
+        pause(attempt).await?;
+        let (version, mut record) = match store.get(doc, id).await? {
+            Some(snap) => (snap.version, records::decode::<T>(&snap.state)?),
+            None => (0, T::default()),
+        };
+        let answer = match change(&mut record)? {
+            Step::Keep(answer) => {
+                return Ok(Updated {
+                    version,
+                    record,
+                    answer,
+                });
+            }
+            Step::Write(answer) => answer,
+        };
+        let state = records::encode(&record)?;
+        let written = if version == 0 {
+            store.insert(doc, id, &state, ttl(&record)).await?
+        } else {
+            match store.replace(doc, id, version, &state, ttl(&record)).await {
+                Ok(written) => written,
+                // Gone between the read and the write: insert it next time.
+                Err(StoreError::NotFound) => false,
+                Err(e) => return Err(e.into()),
+            }
+        };
+        if written {
+            return Ok(Updated {
+                version: version + 1,
+                record,
+                answer,
+            });
+        }
+    }
+    Err(busy(doc, id))
+}
+
+/// Before attempt `attempt`: nothing for the first [`EAGER`], then a
+/// random 1 to 8 ms.
+async fn pause(attempt: usize) -> Result<(), Error> {
+    if attempt >= EAGER {
+        let ms = 1 + u64::from(random_bytes::<1>()?[0]) % 8;
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    Ok(())
+}
+
+/// The answer after every attempt was lost.
+fn busy(doc: Doc, id: &str) -> Error {
+    tracing::warn!(
+        doc = doc.name(),
+        id,
+        attempts = ATTEMPTS,
+        "update lost every race"
+    );
+    Error::Busy(format!(
+        "the {} changed under {ATTEMPTS} attempts in a row; nothing was done, retry",
+        doc.name().replace('_', " ")
+    ))
+}
