@@ -3,15 +3,35 @@
 
 use super::Lobby;
 use super::records::{
-    self, PlayerEvent, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
+    self, PlayerEvent, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
 };
+use super::start::Promise;
 use super::store::Doc;
 use super::tables::{Join, Joined, TableView, indexes, taken_seat};
+use super::update::{Step, update};
 use crate::rules::Seat;
 use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, SeatToken, clock_now_ms};
 
-/// Compare-and-set attempts of a join or a leave before answering `busy`.
-const ATTEMPTS: usize = 32;
+/// The seats one join took, and their tokens.
+struct Taken {
+    seat: usize,
+    token: String,
+    partner_seat: Option<usize>,
+    partner: Option<SeatToken>,
+}
+
+/// How long a table record lives once written now.
+fn table_ttl(table: &TableRecord) -> Option<std::time::Duration> {
+    Some(table.ttl(clock_now_ms()))
+}
+
+/// A table id of the shape tables have (anything else is no table).
+fn check_table_id(id: &str) -> Result<(), Error> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Error::TableNotFound);
+    }
+    Ok(())
+}
 
 impl Lobby {
     /// Takes a seat (two for a pair) at table `id`, as the player whose
@@ -45,86 +65,52 @@ impl Lobby {
             .clone()
             .or_else(|| player.as_ref().map(|p| p.name.clone()))
             .unwrap_or_else(|| "guest".to_string());
-        for _ in 0..ATTEMPTS {
-            let (version, mut table) = self.load_table(id).await?;
-            let now = clock_now_ms();
-            match table.status_at(now) {
-                TableStatus::Open => {}
-                TableStatus::Expired => return Err(Error::TableExpired),
-                _ => return Err(Error::SeatTaken("every seat of this table is taken".into())),
-            }
-            if let Some(p) = &player
-                && table.seat_of(None, Some(&p.id)).is_some()
-            {
-                return Err(Error::SeatTaken(
-                    "this player already sits at this table".into(),
-                ));
-            }
-            let (seat, partner_seat) = choose_seats(&table, &req)?;
-            let (token, hash) = service::new_seat_token()?;
-            table.seats[seat] = taken_seat(Some(name.clone()), player.clone(), hash);
-            let partner = match (partner_seat, &req.partner) {
-                (Some(p), Some(pname)) => {
-                    let (token, hash) = service::new_seat_token()?;
-                    let pname = pname.clone().unwrap_or_else(|| "guest".to_string());
-                    table.seats[p] = taken_seat(Some(pname), None, hash);
-                    Some(SeatToken {
-                        seat: p as Seat,
-                        token,
-                    })
-                }
-                _ => None,
+        check_table_id(id)?;
+        let taken = update(
+            self.store(),
+            Doc::Table,
+            id,
+            table_ttl,
+            || Error::TableNotFound,
+            |table: &mut TableRecord| take_seats(table, &req, &name, player.as_ref()),
+        )
+        .await?;
+        let (mut table, taken) = (taken.record, taken.answer);
+        let full = table.status == TableStatus::Starting;
+        tracing::info!(table_id = %id, seat = taken.seat, full, "table seat taken");
+        let open_seats = table.open_seats();
+        for s in [Some(taken.seat), taken.partner_seat].into_iter().flatten() {
+            let event = PlayerEvent::SeatFilled {
+                table_id: id.to_string(),
+                seat: s as Seat,
+                name: table.seats[s].name.clone(),
+                player: table.seats[s].player.as_ref().map(|p| p.id.clone()),
+                open_seats,
             };
-            let full = table.open_seats() == 0;
-            if full {
-                table.status = TableStatus::Starting;
-            }
-            let state = records::encode(&table)?;
-            let store = self.store();
-            if !store
-                .replace(Doc::Table, id, version, &state, Some(table.ttl(now)))
-                .await?
-            {
-                continue;
-            }
-            tracing::info!(table_id = %id, seat, full, "table seat taken");
-            let open_seats = table.open_seats();
-            for s in [Some(seat), partner_seat].into_iter().flatten() {
-                let event = PlayerEvent::SeatFilled {
-                    table_id: id.to_string(),
-                    seat: s as Seat,
-                    name: table.seats[s].name.clone(),
-                    player: table.seats[s].player.as_ref().map(|p| p.id.clone()),
-                    open_seats,
-                };
-                self.tell_seated(&table, Some(seat), &event).await;
-            }
-            // The seat is taken whatever happens next, so the joiner gets
-            // its token even if the start fails: the table then stays
-            // `starting`, and the next read of it starts the match.
-            let mut started = false;
-            if full {
-                match self.start(version + 1, &table).await {
-                    Ok(()) => {
-                        table.status = TableStatus::Started;
-                        started = true;
-                    }
-                    Err(e) => tracing::warn!(table_id = %id, error = %e, "match start deferred"),
-                }
-            }
-            return Ok(Joined {
-                table: table.view(now),
-                token: SeatToken {
-                    seat: seat as Seat,
-                    token,
-                },
-                partner,
-                started,
-            });
+            self.tell_seated(&table, Some(taken.seat), &event).await;
         }
-        Err(Error::Busy(format!(
-            "the table changed under {ATTEMPTS} attempts in a row; nothing was done, retry"
-        )))
+        // The seat is taken whatever happens next, so the joiner gets its
+        // token even if the start fails: the table then stays `starting`,
+        // and the next read of it starts the match.
+        let mut started = false;
+        if full {
+            match self.start(&table).await {
+                Ok(()) => {
+                    table.status = TableStatus::Started;
+                    started = true;
+                }
+                Err(e) => tracing::warn!(table_id = %id, error = %e, "match start deferred"),
+            }
+        }
+        Ok(Joined {
+            table: table.view(clock_now_ms()),
+            token: SeatToken {
+                seat: taken.seat as Seat,
+                token: taken.token,
+            },
+            partner: taken.partner,
+            started,
+        })
     }
 
     /// Frees the seat of `caller` (a seat token of the table, or the key
@@ -145,47 +131,44 @@ impl Lobby {
             None
         };
         let hash = player.is_none().then(|| service::hash_token(caller));
-        for _ in 0..ATTEMPTS {
-            let (version, mut table) = self.load_table(id).await?;
-            let now = clock_now_ms();
-            let seat = table
-                .seat_of(hash.as_deref(), player.as_deref())
-                .ok_or_else(|| {
-                    Error::Unauthorized("this credential holds no seat at this table".into())
-                })?;
-            match table.status_at(now) {
-                TableStatus::Open => {}
-                TableStatus::Expired => return Err(Error::TableExpired),
-                _ => {
-                    return Err(Error::TableStarted);
+        check_table_id(id)?;
+        let left = update(
+            self.store(),
+            Doc::Table,
+            id,
+            table_ttl,
+            || Error::TableNotFound,
+            |table: &mut TableRecord| {
+                let seat = table
+                    .seat_of(hash.as_deref(), player.as_deref())
+                    .ok_or_else(|| {
+                        Error::Unauthorized("this credential holds no seat at this table".into())
+                    })?;
+                match table.status_at(clock_now_ms()) {
+                    TableStatus::Open => {}
+                    TableStatus::Expired => return Err(Error::TableExpired),
+                    _ => return Err(Error::TableStarted),
                 }
-            }
-            table.seats[seat] = TableSeat {
-                kind: TableSeatKind::Open,
-                bot: table.seats[seat].bot.clone(),
-                name: None,
-                player: None,
-                token_sha256: None,
-            };
-            let state = records::encode(&table)?;
-            if self
-                .store()
-                .replace(Doc::Table, id, version, &state, Some(table.ttl(now)))
-                .await?
-            {
-                tracing::info!(table_id = %id, seat, "table seat left");
-                let event = PlayerEvent::SeatFreed {
-                    table_id: id.to_string(),
-                    seat: seat as Seat,
-                    open_seats: table.open_seats(),
+                table.seats[seat] = TableSeat {
+                    kind: TableSeatKind::Open,
+                    bot: table.seats[seat].bot.clone(),
+                    name: None,
+                    player: None,
+                    token_sha256: None,
                 };
-                self.tell_seated(&table, None, &event).await;
-                return Ok(table.view(now));
-            }
-        }
-        Err(Error::Busy(format!(
-            "the table changed under {ATTEMPTS} attempts in a row; nothing was done, retry"
-        )))
+                Ok(Step::Write(seat))
+            },
+        )
+        .await?;
+        let (table, seat) = (left.record, left.answer);
+        tracing::info!(table_id = %id, seat, "table seat left");
+        let event = PlayerEvent::SeatFreed {
+            table_id: id.to_string(),
+            seat: seat as Seat,
+            open_seats: table.open_seats(),
+        };
+        self.tell_seated(&table, None, &event).await;
+        Ok(table.view(clock_now_ms()))
     }
 
     /// Tells every player seated at `table` (but the one at `except`).
@@ -199,10 +182,10 @@ impl Lobby {
         }
     }
 
-    /// Creates the match of a full table (stored at `version`) under its
-    /// id, then marks the table started. Safe to repeat: the match is
-    /// created once, and its creation tells its players.
-    pub(super) async fn start(&self, version: u64, table: &TableRecord) -> Result<(), Error> {
+    /// Creates the match of a full table under its id, then marks the
+    /// table started. Safe to repeat: the match is created once, and its
+    /// creation tells its players.
+    pub(super) async fn start(&self, table: &TableRecord) -> Result<(), Error> {
         let seats = table
             .seats
             .iter()
@@ -228,31 +211,78 @@ impl Lobby {
             id: Some(table.id.clone()),
             rated: table.rated,
         };
-        self.svc.create_at(req).await?;
-        let store = self.store();
-        let (mut version, mut table) = (version, table.clone());
-        let now = clock_now_ms();
-        for _ in 0..ATTEMPTS {
-            if table.status != TableStatus::Starting {
-                break;
-            }
-            table.status = TableStatus::Started;
-            let state = records::encode(&table)?;
-            if store
-                .replace(Doc::Table, &table.id, version, &state, Some(table.ttl(now)))
-                .await?
-            {
-                break;
-            }
-            (version, table) = self.load_table(&table.id).await?;
-        }
+        let promise = Promise {
+            doc: Doc::Table,
+            id: &table.id,
+            ttl: &table_ttl,
+            missing: || Error::TableNotFound,
+        };
+        let marked = self
+            .start_pending(req, promise, |t: &mut TableRecord| {
+                if t.status != TableStatus::Starting {
+                    return Ok(Step::Keep(()));
+                }
+                t.status = TableStatus::Started;
+                Ok(Step::Write(()))
+            })
+            .await?;
+        let table = marked.record;
         if table.visibility == Visibility::Public {
             for index in indexes(&table) {
-                store.index_remove(&index, &table.index_entry()).await?;
+                self.store()
+                    .index_remove(&index, &table.index_entry())
+                    .await?;
             }
         }
         Ok(())
     }
+}
+
+/// Takes the seat (two for a pair) a join asks for at `table`, as `name`
+/// (and `player`): the seats taken and their new tokens. The table is
+/// marked starting when that fills it.
+fn take_seats(
+    table: &mut TableRecord,
+    req: &Join,
+    name: &str,
+    player: Option<&SeatPlayer>,
+) -> Result<Step<Taken>, Error> {
+    match table.status_at(clock_now_ms()) {
+        TableStatus::Open => {}
+        TableStatus::Expired => return Err(Error::TableExpired),
+        _ => return Err(Error::SeatTaken("every seat of this table is taken".into())),
+    }
+    if let Some(p) = player
+        && table.seat_of(None, Some(&p.id)).is_some()
+    {
+        return Err(Error::SeatTaken(
+            "this player already sits at this table".into(),
+        ));
+    }
+    let (seat, partner_seat) = choose_seats(table, req)?;
+    let (token, hash) = service::new_seat_token()?;
+    table.seats[seat] = taken_seat(Some(name.to_string()), player.cloned(), hash);
+    let partner = match (partner_seat, &req.partner) {
+        (Some(p), Some(pname)) => {
+            let (token, hash) = service::new_seat_token()?;
+            let pname = pname.clone().unwrap_or_else(|| "guest".to_string());
+            table.seats[p] = taken_seat(Some(pname), None, hash);
+            Some(SeatToken {
+                seat: p as Seat,
+                token,
+            })
+        }
+        _ => None,
+    };
+    if table.open_seats() == 0 {
+        table.status = TableStatus::Starting;
+    }
+    Ok(Step::Write(Taken {
+        seat,
+        token,
+        partner_seat,
+        partner,
+    }))
 }
 
 /// The seat (and the partner's, for a pair) a join takes.

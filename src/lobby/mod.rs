@@ -27,6 +27,7 @@ pub mod queue;
 mod rating_updates;
 mod ratings;
 pub mod records;
+mod start;
 pub mod store;
 mod tables;
 pub mod update;

@@ -5,7 +5,8 @@ use std::time::Duration;
 use super::Lobby;
 use super::records::{self, KEY_PREFIX, PlayerKind, PlayerRecord};
 use super::store::Doc;
-use crate::service::{Error, clock_now_ms, hash_token, random_bytes};
+use super::update::{Step, update};
+use crate::service::{Error, clock_now_ms, hash_matches, hash_token, random_bytes};
 
 /// A player to register.
 #[derive(Clone, Debug)]
@@ -89,29 +90,37 @@ impl Lobby {
     /// # Errors
     /// `Unauthorized` for a wrong key; `Busy` after lost races; `StoreUnavailable`.
     pub async fn replace_key(&self, key: &str, revoke: bool) -> Result<Option<String>, Error> {
-        for _ in 0..8 {
-            let (version, mut player) = self.core.authenticate(key).await?;
-            let fresh = if revoke {
-                player.key_sha256 = None;
-                None
-            } else {
+        let (_, player) = self.core.authenticate(key).await?;
+        let presented = hash_token(key);
+        let replaced = update(
+            self.store(),
+            Doc::Player,
+            &player.id,
+            |_| None,
+            || Error::Unauthorized("this is not a current player API key".into()),
+            |player: &mut PlayerRecord| {
+                // The key must still be current at the write.
+                if !player
+                    .key_sha256
+                    .as_deref()
+                    .is_some_and(|stored| hash_matches(&presented, stored))
+                {
+                    return Err(Error::Unauthorized(
+                        "this is not a current player API key".into(),
+                    ));
+                }
+                if revoke {
+                    player.key_sha256 = None;
+                    return Ok(Step::Write(None));
+                }
                 let (key, hash) = new_key(&player.id)?;
                 player.key_sha256 = Some(hash);
-                Some(key)
-            };
-            let state = records::encode(&player)?;
-            if self
-                .store()
-                .replace(Doc::Player, &player.id, version, &state, None)
-                .await?
-            {
-                tracing::info!(player = %player.id, revoke, "player key replaced");
-                return Ok(fresh);
-            }
-        }
-        Err(Error::Busy(
-            "the player changed under 8 attempts; retry".into(),
-        ))
+                Ok(Step::Write(Some(key)))
+            },
+        )
+        .await?;
+        tracing::info!(player = %player.id, revoke, "player key replaced");
+        Ok(replaced.answer)
     }
 
     /// The events of `player` after `after`, waiting up to `wait_ms` for one.

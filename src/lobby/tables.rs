@@ -10,7 +10,7 @@ use super::records::{
 use super::store::Doc;
 use crate::bots;
 use crate::rules::{Rules, Seat, Side};
-use crate::service::{self, Error, OnTimeout, SeatToken, clock_now_ms, rfc3339};
+use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, SeatToken, clock_now_ms, rfc3339};
 
 /// How long a stored table outlives its expiry (so that late readers learn
 /// it expired, or which match it became).
@@ -208,6 +208,62 @@ pub(super) fn taken_seat(
 }
 
 impl Lobby {
+    /// The stored seats of a new table from their specifications (checked
+    /// as every seat is, by [`Service::check_seat`](crate::service::Service::check_seat)),
+    /// and the tokens issued to its remote seats.
+    ///
+    /// # Errors
+    /// As `check_seat`.
+    async fn table_seats(
+        &self,
+        specs: Vec<NewTableSeat>,
+    ) -> Result<(Vec<TableSeat>, Vec<SeatToken>), Error> {
+        let mut seats = Vec::with_capacity(specs.len());
+        let mut players = Vec::new();
+        let mut tokens = Vec::new();
+        for (i, spec) in specs.into_iter().enumerate() {
+            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
+            let holder = match spec.kind {
+                TableSeatKind::Remote => Holder::Remote,
+                TableSeatKind::Bot => Holder::Bot,
+                TableSeatKind::Open => Holder::Open,
+            };
+            let asked = SeatSpec {
+                holder,
+                bot: &bot,
+                name: spec.name.as_deref(),
+                player: spec.player.as_deref(),
+            };
+            let player = self.svc.check_seat(asked, &players).await?;
+            players.extend(player.clone());
+            let name = spec
+                .name
+                .or_else(|| player.as_ref().map(|p| p.name.clone()));
+            let token_sha256 = if spec.kind == TableSeatKind::Remote {
+                let (token, hash) = service::new_seat_token()?;
+                tokens.push(SeatToken {
+                    seat: i as Seat,
+                    token,
+                });
+                Some(hash)
+            } else {
+                None
+            };
+            seats.push(TableSeat {
+                kind: spec.kind,
+                bot,
+                name: if spec.kind == TableSeatKind::Open {
+                    None
+                } else {
+                    name
+                },
+                player,
+                token_sha256,
+            });
+        }
+        Ok((seats, tokens))
+    }
+
     /// Creates a table.
     ///
     /// # Errors
@@ -236,66 +292,7 @@ impl Lobby {
                 "expires_in_s must be between 1 and {MAX_EXPIRY_S}"
             )));
         }
-        let max_name = self.svc.limits().max_name_len;
-        let mut seats = Vec::with_capacity(n);
-        let mut tokens = Vec::new();
-        for (i, spec) in req.seats.into_iter().enumerate() {
-            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
-            service::house_bot(&bot)?;
-            if let Some(name) = &spec.name {
-                service::check_display_name(name, max_name)?;
-            }
-            let player = match (&spec.player, spec.kind) {
-                (None, _) => None,
-                (Some(id), TableSeatKind::Remote) => Some(
-                    self.core
-                        .load_player(id)
-                        .await?
-                        .ok_or_else(|| Error::InvalidRequest(format!("no player with id {id:?}")))?
-                        .1
-                        .seat_player(),
-                ),
-                (Some(_), _) => {
-                    return Err(Error::InvalidRequest(
-                        "only a remote seat can be given to a player".into(),
-                    ));
-                }
-            };
-            if let Some(p) = &player
-                && seats
-                    .iter()
-                    .any(|s: &TableSeat| s.player.as_ref().is_some_and(|q| q.id == p.id))
-            {
-                return Err(Error::InvalidRequest(format!(
-                    "player {} is given two seats",
-                    p.id
-                )));
-            }
-            let name = spec
-                .name
-                .or_else(|| player.as_ref().map(|p| p.name.clone()));
-            let token_sha256 = if spec.kind == TableSeatKind::Remote {
-                let (token, hash) = service::new_seat_token()?;
-                tokens.push(SeatToken {
-                    seat: i as Seat,
-                    token,
-                });
-                Some(hash)
-            } else {
-                None
-            };
-            seats.push(TableSeat {
-                kind: spec.kind,
-                bot,
-                name: if spec.kind == TableSeatKind::Open {
-                    None
-                } else {
-                    name
-                },
-                player,
-                token_sha256,
-            });
-        }
+        let (seats, tokens) = self.table_seats(req.seats).await?;
         let now = clock_now_ms();
         let store = self.store();
         let mut table = TableRecord {
@@ -355,9 +352,9 @@ impl Lobby {
     /// # Errors
     /// `TableNotFound`; `StoreUnavailable`.
     pub async fn table(&self, id: &str) -> Result<TableView, Error> {
-        let (version, table) = self.load_table(id).await?;
+        let (_, table) = self.load_table(id).await?;
         if table.status == TableStatus::Starting {
-            self.start(version, &table).await?;
+            self.start(&table).await?;
             return Ok(self.load_table(id).await?.1.view(clock_now_ms()));
         }
         Ok(table.view(clock_now_ms()))

@@ -11,13 +11,11 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 
 use super::clock::now_ms;
-use super::record::MatchView;
+use super::persist::COMMIT_ATTEMPTS;
+use super::record::{MatchRecord, MatchView};
 use super::{Error, Service, driver, events, metrics};
 use crate::rules::{Action, Move, Seat};
 use crate::store::CommitOutcome;
-
-/// How many times an action is retried when another write wins the race.
-const COMMIT_ATTEMPTS: usize = 8;
 
 /// What a seat asks to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +101,21 @@ fn same_request(stored: String, fingerprint: &str) -> Result<String, Error> {
     }
 }
 
+/// What one attempt at an action came to.
+enum Attempt {
+    /// It is done: applied, or replayed for a retry.
+    Done(Acted),
+    /// Another write came first; try again on the new state.
+    Lost,
+}
+
 impl Service {
     /// Applies a seat's action and returns its new view (or, for a retry,
     /// the first answer).
+    ///
+    /// The caller is authenticated first, on the match as stored: a
+    /// refused caller never makes the server play the moves that are due
+    /// (house bots, deals, clocks), so a refused request writes nothing.
     ///
     /// # Errors
     /// Every rule and guard failure of the API, and
@@ -116,91 +126,32 @@ impl Service {
         token: Option<&str>,
         req: ActRequest,
     ) -> Result<Acted, Error> {
+        let stored = self.load(id).await?;
+        let seat = self.require_caller(&stored, token).await?;
+        if let Some(claimed) = req.seat
+            && claimed != seat
+        {
+            return Err(Error::Forbidden(format!(
+                "this token acts for seat {seat}, not seat {claimed}"
+            )));
+        }
+        let idem_key = req
+            .idempotency_key
+            .as_ref()
+            .map(|k| format!("seat{seat}:{k}"));
+        let fingerprint = match &idem_key {
+            Some(_) => req.fingerprint()?,
+            None => String::new(),
+        };
+        let mut loaded = Some(stored);
         for _ in 0..COMMIT_ATTEMPTS {
-            let rec = self.load_current(id).await?;
-            let seat = self.require_caller(&rec, token).await?;
-            if let Some(claimed) = req.seat
-                && claimed != seat
-            {
-                return Err(Error::Forbidden(format!(
-                    "this token acts for seat {seat}, not seat {claimed}"
-                )));
-            }
-            let idem_key = req
-                .idempotency_key
-                .as_ref()
-                .map(|k| format!("seat{seat}:{k}"));
-            let fingerprint = match &idem_key {
-                Some(_) => req.fingerprint()?,
-                None => String::new(),
+            let rec = match loaded.take() {
+                Some(rec) => self.bring_current(rec).await?,
+                None => self.load_current(id).await?,
             };
-            if let Some(key) = &idem_key
-                && let Some(resp) = self.store.idempotent_response(id, key).await?
-            {
-                let answer = same_request(resp, &fingerprint)?;
-                return Ok(Acted::Replayed(
-                    self.remembered_answer(id, seat, answer).await?,
-                ));
-            }
-            if let Some(expected) = req.expected_version
-                && expected != rec.version
-            {
-                return Err(Error::VersionConflict {
-                    expected,
-                    current: rec.version,
-                });
-            }
-            if req.act == Act::Action(Action::Deal)
-                && driver::deal_refused(&rec, self.limits.max_hands_per_match)
-            {
-                return Err(self.too_large());
-            }
-            let before = rec.version;
-            let mut rec = Arc::unwrap_or_clone(rec);
-            let mut events = Vec::new();
-            let mut engine_events = Vec::new();
-            rec.game.perform(req.act.by(seat), &mut engine_events)?;
-            rec.version += 1;
-            events::push_step(&mut rec, &mut events, None, engine_events);
-            let now = now_ms();
-            rec.deadline_ms = None;
-            let driver::Advanced {
-                rec,
-                events,
-                applied: house,
-            } = self.driver.advance(rec, events, now).await?;
-            let view = rec.view(Some(seat));
-            // The answer is kept for a retry only with a key.
-            let body = match &idem_key {
-                Some(_) => Some(remembered(
-                    &fingerprint,
-                    &Self::answer_to_remember(&rec, &view)?,
-                )),
-                None => None,
-            };
-            let idempotency = idem_key.as_deref().zip(body.as_deref());
-            let rec = Arc::new(rec);
-            match self.save(&rec, before, &events, idempotency).await? {
-                CommitOutcome::Committed { .. } => {
-                    metrics::metrics().action(metrics::kind_of(&req.act), "client");
-                    house.record();
-                    tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
-                    return Ok(Acted::Applied(Box::new(view)));
-                }
-                CommitOutcome::Duplicate { response } => {
-                    let answer = same_request(response, &fingerprint)?;
-                    return Ok(Acted::Replayed(
-                        self.remembered_answer(id, seat, answer).await?,
-                    ));
-                }
-                CommitOutcome::Conflict { current_version } => {
-                    if let Some(expected) = req.expected_version {
-                        return Err(Error::VersionConflict {
-                            expected,
-                            current: current_version,
-                        });
-                    }
-                }
+            let keyed = idem_key.as_deref().map(|k| (k, fingerprint.as_str()));
+            if let Attempt::Done(acted) = self.attempt(rec, seat, &req, keyed).await? {
+                return Ok(acted);
             }
         }
         // Without a version guard the client asked for no particular state:
@@ -209,6 +160,84 @@ impl Service {
         Err(Error::Busy(format!(
             "the match changed under {COMMIT_ATTEMPTS} attempts in a row; nothing was done, retry"
         )))
+    }
+
+    /// One attempt at `req` for `seat` on `rec`, the match as it stands
+    /// now (with its due steps played); `keyed` is the idempotency key and
+    /// the request's fingerprint, if the request has a key.
+    async fn attempt(
+        &self,
+        rec: Arc<MatchRecord>,
+        seat: Seat,
+        req: &ActRequest,
+        keyed: Option<(&str, &str)>,
+    ) -> Result<Attempt, Error> {
+        let id = rec.id.clone();
+        let id = id.as_str();
+        if let Some((key, fingerprint)) = keyed
+            && let Some(resp) = self.store.idempotent_response(id, key).await?
+        {
+            let answer = same_request(resp, fingerprint)?;
+            let replayed = self.remembered_answer(id, seat, answer).await?;
+            return Ok(Attempt::Done(Acted::Replayed(replayed)));
+        }
+        if let Some(expected) = req.expected_version
+            && expected != rec.version
+        {
+            return Err(Error::VersionConflict {
+                expected,
+                current: rec.version,
+            });
+        }
+        if req.act == Act::Action(Action::Deal)
+            && driver::deal_refused(&rec, self.limits.max_hands_per_match)
+        {
+            return Err(self.too_large());
+        }
+        let before = rec.version;
+        let mut rec = Arc::unwrap_or_clone(rec);
+        let mut events = Vec::new();
+        let mut engine_events = Vec::new();
+        rec.game.perform(req.act.by(seat), &mut engine_events)?;
+        rec.version += 1;
+        events::push_step(&mut rec, &mut events, None, engine_events);
+        rec.deadline_ms = None;
+        let driver::Advanced {
+            rec,
+            events,
+            applied: house,
+        } = self.driver.advance(rec, events, now_ms()).await?;
+        let view = rec.view(Some(seat));
+        // The answer is kept for a retry only with a key.
+        let body = match keyed {
+            Some((_, fingerprint)) => Some(remembered(
+                fingerprint,
+                &Self::answer_to_remember(&rec, &view)?,
+            )),
+            None => None,
+        };
+        let idempotency = keyed.map(|(k, _)| k).zip(body.as_deref());
+        let rec = Arc::new(rec);
+        match self.save(&rec, before, &events, idempotency).await? {
+            CommitOutcome::Committed { .. } => {
+                metrics::metrics().action(metrics::kind_of(&req.act), "client");
+                house.record();
+                tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
+                Ok(Attempt::Done(Acted::Applied(Box::new(view))))
+            }
+            CommitOutcome::Duplicate { response } => {
+                let answer = same_request(response, keyed.map_or("", |(_, f)| f))?;
+                let replayed = self.remembered_answer(id, seat, answer).await?;
+                Ok(Attempt::Done(Acted::Replayed(replayed)))
+            }
+            CommitOutcome::Conflict { current_version } => match req.expected_version {
+                Some(expected) => Err(Error::VersionConflict {
+                    expected,
+                    current: current_version,
+                }),
+                None => Ok(Attempt::Lost),
+            },
+        }
     }
 
     /// The refusal of a deal past the hand cap.

@@ -3,6 +3,7 @@
 use super::clock::now_ms;
 use super::hooks::SeatPlayer;
 use super::record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatKind, SeatRecord};
+use super::seats::{Holder, SeatSpec};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;
 use crate::rating;
@@ -106,59 +107,7 @@ impl Service {
             None => tokens::os_random::<32>()?,
         };
         input::check_move_timeout(req.move_timeout_ms)?;
-        let mut seats = Vec::with_capacity(n);
-        let mut seat_tokens = Vec::new();
-        for (i, spec) in specs.into_iter().enumerate() {
-            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
-            input::house_bot(&bot)?;
-            if let Some(name) = &spec.name {
-                input::check_name(name, self.limits.max_name_len)?;
-            }
-            let player = match &spec.player {
-                Some(id) if spec.kind == SeatKind::Remote => Some(self.remote_player(id).await?),
-                Some(_) => {
-                    return Err(Error::InvalidRequest(
-                        "only a remote seat can be a player's".into(),
-                    ));
-                }
-                // A bot seat is its house bot's player.
-                None if spec.kind == SeatKind::Bot => SeatPlayer::house(&bot),
-                None => None,
-            };
-            if let Some(p) = &player
-                && !p.is_house()
-                && seats
-                    .iter()
-                    .any(|s: &SeatRecord| s.player.as_ref().is_some_and(|q| q.id == p.id))
-            {
-                return Err(Error::InvalidRequest(format!(
-                    "player {} is given two seats",
-                    p.id
-                )));
-            }
-            let name = spec
-                .name
-                .or_else(|| player.as_ref().map(|p| p.name.clone()));
-            let token_sha256 = match spec.kind {
-                SeatKind::Remote if spec.token_sha256.is_some() => spec.token_sha256,
-                SeatKind::Remote => {
-                    let (token, hash) = tokens::new_token()?;
-                    seat_tokens.push(SeatToken {
-                        seat: i as Seat,
-                        token,
-                    });
-                    Some(hash)
-                }
-                SeatKind::Bot => None,
-            };
-            seats.push(SeatRecord {
-                kind: spec.kind,
-                bot,
-                name,
-                token_sha256,
-                player,
-            });
-        }
+        let (seats, seat_tokens) = self.seat_records(specs).await?;
         let rated = if req.rated {
             Some(self.rated_setup(&req.rules, &seats).await?)
         } else {
@@ -209,22 +158,63 @@ impl Service {
 }
 
 impl Service {
-    /// The registered player `id`, for a remote seat.
+    /// The stored seats of a new match from their specifications, and
+    /// the tokens issued to its remote seats.
     ///
     /// # Errors
-    /// `InvalidRequest` for a house bot's player (it sits at bot seats
-    /// only) or no such player; `StoreUnavailable`.
-    async fn remote_player(&self, id: &str) -> Result<SeatPlayer, Error> {
-        if id
-            .strip_prefix(super::HOUSE_PREFIX)
-            .and_then(SeatPlayer::house)
-            .is_some()
-        {
-            return Err(Error::InvalidRequest(format!(
-                "{id} is a house bot's player: it sits at `bot` seats only"
-            )));
+    /// As [`check_seat`](Service::check_seat).
+    async fn seat_records(
+        &self,
+        specs: Vec<NewSeat>,
+    ) -> Result<(Vec<SeatRecord>, Vec<SeatToken>), Error> {
+        let mut seats = Vec::with_capacity(specs.len());
+        let mut players = Vec::new();
+        let mut seat_tokens = Vec::new();
+        for (i, spec) in specs.into_iter().enumerate() {
+            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
+            let holder = match spec.kind {
+                SeatKind::Remote => Holder::Remote,
+                SeatKind::Bot => Holder::Bot,
+            };
+            let asked = SeatSpec {
+                holder,
+                bot: &bot,
+                name: spec.name.as_deref(),
+                player: spec.player.as_deref(),
+            };
+            let player = match self.check_seat(asked, &players).await? {
+                Some(p) => {
+                    players.push(p.clone());
+                    Some(p)
+                }
+                // A bot seat is its house bot's player.
+                None if spec.kind == SeatKind::Bot => SeatPlayer::house(&bot),
+                None => None,
+            };
+            let name = spec
+                .name
+                .or_else(|| player.as_ref().map(|p| p.name.clone()));
+            let token_sha256 = match spec.kind {
+                SeatKind::Remote if spec.token_sha256.is_some() => spec.token_sha256,
+                SeatKind::Remote => {
+                    let (token, hash) = tokens::new_token()?;
+                    seat_tokens.push(SeatToken {
+                        seat: i as Seat,
+                        token,
+                    });
+                    Some(hash)
+                }
+                SeatKind::Bot => None,
+            };
+            seats.push(SeatRecord {
+                kind: spec.kind,
+                bot,
+                name,
+                token_sha256,
+                player,
+            });
         }
-        self.hooks.seat_player(id).await
+        Ok((seats, seat_tokens))
     }
 
     /// What a rated match records at creation: its pool and each seat's

@@ -31,6 +31,7 @@ mod players;
 mod reads;
 mod record;
 mod replayed;
+mod seats;
 mod tokens;
 
 use std::sync::Arc;
@@ -47,6 +48,7 @@ pub use hooks::{HOUSE_PREFIX, Hooks, KEY_PREFIX, NoPlayers, PlayerKind, SeatPlay
 pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
+pub use seats::{Holder, SeatSpec};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };

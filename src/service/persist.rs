@@ -15,8 +15,9 @@ use super::{Error, Service, driver, tokens};
 use crate::rules::Seat;
 use crate::store::{Commit, CommitOutcome, Snapshot, is_snapshot};
 
-/// How many times the driver's steps are retried when another write wins.
-const ADVANCE_ATTEMPTS: usize = 8;
+/// How many times a write to a match (a client's action, or the steps due
+/// without one) is tried again when another write wins the race.
+pub(super) const COMMIT_ATTEMPTS: usize = 8;
 
 impl Service {
     /// The stored match `id`, as the store holds it.
@@ -98,31 +99,44 @@ impl Service {
     /// Loads a match and plays, within the step budget, what needs no
     /// client: house bots, automatic deals, move clocks that have run out.
     pub(super) async fn load_current(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
-        for _ in 0..ADVANCE_ATTEMPTS {
-            let rec = self.load(id).await?;
+        let rec = self.load(id).await?;
+        self.bring_current(rec).await
+    }
+
+    /// [`load_current`](Self::load_current) from `rec`, a record just
+    /// loaded.
+    pub(super) async fn bring_current(
+        &self,
+        mut rec: Arc<MatchRecord>,
+    ) -> Result<Arc<MatchRecord>, Error> {
+        let id = rec.id.clone();
+        for _ in 0..COMMIT_ATTEMPTS {
             let now = now_ms();
             if !driver::has_work(&rec, now, self.limits.max_hands_per_match) {
                 return Ok(rec);
             }
             let before = rec.version;
             let driver::Advanced {
-                rec,
+                rec: advanced,
                 events,
                 applied: house,
             } = self
                 .driver
                 .advance(Arc::unwrap_or_clone(rec), Vec::new(), now)
                 .await?;
-            let rec = Arc::new(rec);
-            if rec.version == before {
-                return Ok(rec);
+            let advanced = Arc::new(advanced);
+            if advanced.version == before {
+                return Ok(advanced);
             }
-            if let CommitOutcome::Committed { .. } = self.save(&rec, before, &events, None).await? {
+            if let CommitOutcome::Committed { .. } =
+                self.save(&advanced, before, &events, None).await?
+            {
                 house.record();
-                return Ok(rec);
+                return Ok(advanced);
             }
+            rec = self.load(&id).await?;
         }
-        self.load(id).await
+        self.load(&id).await
     }
 
     /// Writes `rec` (read at version `before`) back with its new `events`

@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{Backend, TestApp, spawn_app};
+use crate::app::{Backend, TestApp, spawn_app, spawn_with_store, store_for};
 use crate::backends::both_stores;
 
 async fn events(app: &TestApp, id: &str, query: &str) -> Vec<Value> {
@@ -160,7 +160,40 @@ async fn stream_sends_events_and_resumes_after_last_event_id(backend: Backend) {
     );
 }
 
+async fn a_refused_action_on_a_match_with_a_due_clock_writes_nothing(backend: Backend) {
+    let store = store_for(backend, None).await;
+    let app = spawn_with_store(store.clone()).await;
+    let body = json!({"rules": {"first_dealer": 0}, "move_timeout_ms": 100});
+    let (id, _tokens) = app.create(body).await;
+    let stored = || async { store.load(&id).await.unwrap().unwrap().version };
+    let before = stored().await;
+    // The dealer's clock runs out: a stand-in deal is due, played only for
+    // a caller the server accepts.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let wrong = format!("bt_{}", "0".repeat(64));
+    for token in [None, Some(wrong.as_str())] {
+        let r = app
+            .post(&format!("/v1/matches/{id}/deal"), token, json!({}))
+            .await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+        let r = app
+            .post(
+                &format!("/v1/matches/{id}/actions"),
+                token,
+                json!({"type": "deal"}),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{}", r.text);
+    }
+    assert_eq!(
+        stored().await,
+        before,
+        "a refused request must not commit the due clock's move"
+    );
+}
+
 both_stores!(
+    a_refused_action_on_a_match_with_a_due_clock_writes_nothing,
     expired_clock_lets_the_house_bot_move,
     expired_clock_with_forfeit_forfeits_the_hand,
     stream_sends_events_and_resumes_after_last_event_id,

@@ -388,7 +388,43 @@ async fn no_secret_shows_anywhere_but_where_it_is_issued(backend: Backend) {
     assert!(!logged.contains(&code), "an invite code was logged");
 }
 
+async fn a_house_bots_player_at_a_remote_seat_is_refused_like_in_a_match(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let house = json!({"kind": "remote", "player": "house-heuristic"});
+    let open = json!({"kind": "open"});
+    let before = lobby_ids(&app, "").await;
+    let r = app
+        .post(
+            "/v1/tables",
+            None,
+            json!({"seats": [house, open, open, open]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert_eq!(r.json["code"], "invalid_request");
+    assert!(
+        r.json["detail"]
+            .as_str()
+            .unwrap()
+            .contains("bot` seats only"),
+        "{}",
+        r.text
+    );
+    // The same seat in a match is refused with the same words.
+    let m = app
+        .post(
+            "/v1/matches",
+            None,
+            json!({"seats": [house, {"kind": "remote"}, {"kind": "remote"}, {"kind": "remote"}]}),
+        )
+        .await;
+    assert_eq!(m.status, StatusCode::BAD_REQUEST, "{}", m.text);
+    assert_eq!(m.json["detail"], r.json["detail"]);
+    assert_eq!(lobby_ids(&app, "").await, before, "nothing was listed");
+}
+
 both_stores!(
+    a_house_bots_player_at_a_remote_seat_is_refused_like_in_a_match,
     the_last_join_starts_the_match_with_every_seat_known,
     leaving_before_the_start_frees_the_seat,
     an_unfilled_table_expires,
