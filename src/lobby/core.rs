@@ -2,11 +2,11 @@
 //! up by id or key, their event streams, and the [`Hooks`] through which
 //! the match service tells the lobby what happened to a match.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
 
-use super::rating_updates::Settled;
 use super::records::{self, KEY_PREFIX, PlayerEvent, PlayerRecord, SeatPlayer};
 use super::store::{Doc, LobbyStore};
 use super::update::{Step, update};
@@ -197,5 +197,33 @@ impl Hooks for LobbyCore {
 
     async fn viewed(&self, rec: &MatchRecord) {
         self.settle_ratings(rec).await;
+    }
+}
+
+/// Matches this process has seen fully applied, so that reads of a
+/// finished match do not load its players again; forgotten wholesale at
+/// this size.
+const SETTLED_KEPT: usize = 4096;
+
+/// The matches this process has seen fully applied.
+#[derive(Default)]
+pub(super) struct Settled(Mutex<HashSet<String>>);
+
+impl Settled {
+    /// Whether match `id` was seen fully applied.
+    pub(super) fn contains(&self, id: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(id)
+    }
+
+    /// Notes match `id` as fully applied.
+    pub(super) fn insert(&self, id: &str) {
+        let mut set = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if set.len() >= SETTLED_KEPT {
+            set.clear();
+        }
+        set.insert(id.to_string());
     }
 }

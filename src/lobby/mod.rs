@@ -1,32 +1,24 @@
-//! Players, tables with open seats, the lobby, invite codes and each
-//! player's event stream: where bots and people sit down together.
+//! Players, tables with open seats, challenges, the matchmaking queue and
+//! ratings: where bots and people sit down together, one folder per
+//! domain, each holding its stored record, its pure logic and its
+//! operations.
 //!
-//! A player is registered once and gets a secret API key (shown once,
-//! stored as its SHA-256, compared in constant time); the key acts for
-//! the player's seats in any match. A table is a match to be: its seats
-//! are remote, house bots or open; each joiner gets its seat token at
-//! once, and the joiner that takes the last open seat creates the match
-//! under the table's id through the ordinary create path (whoever finds a
-//! full table not yet started finishes the start, and creation under a
-//! fixed id happens once). Every write is a compare-and-set on the
-//! document's version in the [`store::LobbyStore`], so two instances
-//! racing for a seat can never both get it.
-//!
-//! By job: the stored types in `records.rs`, players and their streams in
-//! `players.rs`, the leaderboard and rating histories in `ratings.rs`,
-//! tables in `tables.rs`, joining and leaving in `join.rs`, the lobby
-//! listing and invite codes in `listing.rs`, challenges (their stored type
-//! among them) in `challenges.rs`, the matchmaking queue in `queue.rs`.
+//! The domains share a few parts kept here: the lobby's store
+//! ([`store::LobbyStore`]: versioned documents, indexes and player event
+//! lists), [`LobbyCore`] (the store, players looked up by id or key, their
+//! event streams; the match service's [`Hooks`](crate::service::Hooks)),
+//! [`update`] (the one compare-and-set helper every write goes through,
+//! so two instances racing for a seat can never both get it) and
+//! `start.rs` (the one routine that starts the match a table, a challenge
+//! or a queue group promised). The lobby imports the match service and
+//! below (`service`, `store`, `rating`, `bots`, `rules`); nothing below
+//! imports the lobby.
 
 pub mod challenges;
 mod core;
-mod join;
-mod listing;
 mod players;
 pub mod queue;
-mod rating_updates;
 mod ratings;
-pub mod records;
 mod start;
 pub mod store;
 mod tables;
@@ -40,11 +32,27 @@ use store::LobbyStore;
 
 pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
 pub use core::LobbyCore;
-pub use listing::LobbyPage;
 pub use players::{NewPlayer, PlayerEventsPage, Registered};
-pub use rating_updates::{leaderboard_entry, leaderboard_id, leaderboard_index, rated_games};
-pub use ratings::{BoardPage, BoardRow, MAX_BOARD_PAGE};
-pub use tables::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
+pub use ratings::{
+    BoardPage, BoardRow, MAX_BOARD_PAGE, leaderboard_entry, leaderboard_id, leaderboard_index,
+    rated_games,
+};
+pub use tables::{
+    Join, Joined, LobbyPage, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView,
+};
+
+/// The stored records of every domain, and their codec, by one name (what
+/// the HTTP layer converts to its wire types).
+pub mod records {
+    pub use super::players::{
+        APPLIED_KEPT, PlayerEvent, PlayerRating, PlayerRecord, house_player, key_player,
+        valid_player_id,
+    };
+    pub use super::ratings::{HISTORY_KEPT, RatingChange, RatingEntry, RatingHistory};
+    pub use super::tables::{TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility};
+    pub use super::update::{decode, encode};
+    pub use crate::service::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
+}
 
 /// The lobby's operations: its own store and the match service it
 /// starts matches in. Cheap to clone (two shared pointers).

@@ -16,7 +16,6 @@ use std::time::Duration;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::records;
 use super::store::{Doc, LobbyStore, StoreError};
 use crate::service::{Error, random_bytes};
 
@@ -57,7 +56,7 @@ pub async fn load<T: DeserializeOwned>(
     missing: impl Fn() -> Error,
 ) -> Result<(u64, T), Error> {
     match store.get(doc, id).await? {
-        Some(snap) => Ok((snap.version, records::decode(&snap.state)?)),
+        Some(snap) => Ok((snap.version, decode(&snap.state)?)),
         None => Err(missing()),
     }
 }
@@ -122,7 +121,7 @@ where
             }
             (record, Step::Write(answer)) => (record, answer),
         };
-        let state = records::encode(&record)?;
+        let state = encode(&record)?;
         match store.replace(doc, id, version, &state, ttl(&record)).await {
             Ok(true) => {
                 return Ok(Updated {
@@ -157,7 +156,7 @@ where
     for attempt in 0..ATTEMPTS {
         pause(attempt).await?;
         let (version, mut record) = match store.get(doc, id).await? {
-            Some(snap) => (snap.version, records::decode::<T>(&snap.state)?),
+            Some(snap) => (snap.version, decode::<T>(&snap.state)?),
             None => (0, T::default()),
         };
         let answer = match change(&mut record)? {
@@ -170,7 +169,7 @@ where
             }
             Step::Write(answer) => answer,
         };
-        let state = records::encode(&record)?;
+        let state = encode(&record)?;
         let written = if version == 0 {
             store.insert(doc, id, &state, ttl(&record)).await?
         } else {
@@ -214,4 +213,20 @@ fn busy(doc: Doc, id: &str) -> Error {
         "the {} changed under {ATTEMPTS} attempts in a row; nothing was done, retry",
         doc.name().replace('_', " ")
     ))
+}
+
+/// Decodes a stored document.
+///
+/// # Errors
+/// `Internal` if it does not parse.
+pub fn decode<T: serde::de::DeserializeOwned>(state: &str) -> Result<T, Error> {
+    Ok(serde_json::from_str(state)?)
+}
+
+/// Encodes a document for the store.
+///
+/// # Errors
+/// `Internal` if it does not serialize.
+pub fn encode<T: Serialize>(doc: &T) -> Result<String, Error> {
+    Ok(serde_json::to_string(doc)?)
 }

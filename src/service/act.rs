@@ -10,31 +10,13 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
+pub use super::act_kind::Act;
 use super::clock::now_ms;
 use super::persist::COMMIT_ATTEMPTS;
 use super::record::{MatchRecord, MatchView};
 use super::{Error, Service, driver, events, metrics};
-use crate::rules::{Action, Move, Seat};
+use crate::rules::{Action, Seat};
 use crate::store::CommitOutcome;
-
-/// What a seat asks to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Act {
-    /// A game action.
-    Action(Action),
-    /// Forfeit the hand for the caller's side.
-    Resign,
-}
-
-impl Act {
-    /// This act made by `seat`, as the engine's move log writes it.
-    pub fn by(self, seat: Seat) -> Move {
-        match self {
-            Act::Action(a) => Move::Act(seat, a),
-            Act::Resign => Move::Resign(seat),
-        }
-    }
-}
 
 /// What an action answers.
 #[derive(Clone, Debug)]
@@ -220,7 +202,7 @@ impl Service {
         let rec = Arc::new(rec);
         match self.save(&rec, before, &events, idempotency).await? {
             CommitOutcome::Committed { .. } => {
-                metrics::metrics().action(metrics::kind_of(&req.act), "client");
+                metrics::metrics().action(req.act.kind(), "client");
                 house.record();
                 tracing::info!(match_id = %id, seat, act = ?req.act, version = rec.version, "action applied");
                 Ok(Attempt::Done(Acted::Applied(Box::new(view))))

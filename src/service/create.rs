@@ -1,8 +1,8 @@
 //! Creating a match: its seats, tokens and first house-bot moves.
 
 use super::clock::now_ms;
-use super::hooks::SeatPlayer;
 use super::record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatKind, SeatRecord};
+use super::seat_player::SeatPlayer;
 use super::seats::{Holder, SeatSpec};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;

@@ -8,6 +8,8 @@
 
 use std::sync::LazyLock;
 
+use super::act_kind::Act;
+
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, Opts, Registry, TextEncoder,
 };
@@ -194,13 +196,13 @@ pub struct Applied(Vec<(&'static str, &'static str)>);
 impl Applied {
     /// Notes `act`, made for `reason` (`house`, `timeout`; none for an
     /// automatic deal or a forfeit on timeout).
-    pub fn push(&mut self, act: &super::Act, reason: Option<&'static str>) {
+    pub fn push(&mut self, act: &Act, reason: Option<&'static str>) {
         let by = match (reason, act) {
             (Some(r), _) => r,
-            (None, super::Act::Resign) => "timeout",
-            (None, super::Act::Action(_)) => "auto",
+            (None, Act::Resign) => "timeout",
+            (None, Act::Action(_)) => "auto",
         };
-        self.0.push((kind_of(act), by));
+        self.0.push((act.kind(), by));
     }
 
     /// Counts the moves in [`Metrics::actions`].
@@ -208,17 +210,5 @@ impl Applied {
         for (kind, by) in &self.0 {
             metrics().action(kind, by);
         }
-    }
-}
-
-/// The name of an action's kind, as the `kind` label shows it.
-pub fn kind_of(act: &super::Act) -> &'static str {
-    use crate::rules::Action;
-    match act {
-        super::Act::Action(Action::Deal) => "deal",
-        super::Act::Action(Action::Trump { .. }) => "trump",
-        super::Act::Action(Action::Double { .. }) => "double",
-        super::Act::Action(Action::Play { .. }) => "play",
-        super::Act::Resign => "resign",
     }
 }

@@ -13,6 +13,7 @@
 //! `persist.rs`, the house-bot driver in `driver.rs`.
 
 mod act;
+mod act_kind;
 mod bot_pool;
 mod cache;
 mod clock;
@@ -31,6 +32,7 @@ mod players;
 mod reads;
 mod record;
 mod replayed;
+mod seat_player;
 mod seats;
 mod tokens;
 
@@ -44,10 +46,11 @@ pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
-pub use hooks::{HOUSE_PREFIX, Hooks, KEY_PREFIX, NoPlayers, PlayerKind, SeatPlayer};
+pub use hooks::{Hooks, NoPlayers};
 pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
+pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
 pub use seats::{Holder, SeatSpec};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,

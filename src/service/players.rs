@@ -1,8 +1,8 @@
 //! Matches that know their players: a player's API key acts for its seats,
 //! and the [`Hooks`](super::Hooks) hear what happened to its matches.
 
-use super::hooks::KEY_PREFIX;
 use super::record::MatchRecord;
+use super::seat_player::KEY_PREFIX;
 use super::{Error, Service};
 use crate::rules::Seat;
 

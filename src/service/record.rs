@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::hooks::SeatPlayer;
+use super::seat_player::SeatPlayer;
 use crate::rating::Rating;
 use crate::rules::view::GameView;
 use crate::rules::{Match, Seat, Side};

@@ -1,7 +1,7 @@
 //! The one check of a seat specification, shared by every way a seat is
 //! given out: a new match, a table, a challenge, the queue.
 
-use super::hooks::SeatPlayer;
+use super::seat_player::SeatPlayer;
 use super::{Error, Service, input};
 
 /// How a seat is to be held, as far as the check cares.

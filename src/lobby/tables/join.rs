@@ -1,14 +1,14 @@
 //! Joining and leaving a table, and the start of its match when the last
 //! seat is taken.
 
-use super::Lobby;
-use super::records::{
+use super::create::{Join, Joined, TableView, indexes, taken_seat};
+use crate::lobby::Lobby;
+use crate::lobby::records::{
     self, PlayerEvent, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
 };
-use super::start::Promise;
-use super::store::Doc;
-use super::tables::{Join, Joined, TableView, indexes, taken_seat};
-use super::update::{Step, update};
+use crate::lobby::start::Promise;
+use crate::lobby::store::Doc;
+use crate::lobby::update::{Step, update};
 use crate::rules::Seat;
 use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, SeatToken, clock_now_ms};
 

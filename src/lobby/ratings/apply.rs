@@ -21,22 +21,16 @@
 //! it; if that instance dies first, the next read of the match's view
 //! applies what is missing.
 
-use std::collections::HashSet;
-use std::sync::{Mutex, PoisonError};
-
-use super::Lobby;
-use super::core::LobbyCore;
-use super::records::{self, PlayerRecord, RatingChange, RatingEntry, RatingHistory, SeatPlayer};
-use super::store::Doc;
-use super::update::{Step, update_async, upsert};
+use crate::lobby::Lobby;
+use crate::lobby::core::LobbyCore;
+use crate::lobby::records::{
+    self, PlayerRecord, RatingChange, RatingEntry, RatingHistory, SeatPlayer,
+};
+use crate::lobby::store::Doc;
+use crate::lobby::update::{Step, update_async, upsert};
 use crate::rating::{self, DEFAULT_TAU, Game, Rating};
 use crate::rules::{Phase, Seat, Winner};
 use crate::service::{Error, MatchRecord, RatedMatch, SeatKind, clock_now_ms as now_ms};
-
-/// Matches this process has seen fully applied, so that reads of a
-/// finished match do not load its players again; forgotten wholesale at
-/// this size.
-const SETTLED_KEPT: usize = 4096;
 
 /// The index of a pool's leaderboard.
 pub fn leaderboard_index(pool: &str) -> String {
@@ -112,27 +106,6 @@ fn rated_seats(rec: &MatchRecord) -> impl Iterator<Item = (Seat, &SeatPlayer)> {
     })
 }
 
-/// The matches this process has seen fully applied.
-#[derive(Default)]
-pub struct Settled(Mutex<HashSet<String>>);
-
-impl Settled {
-    fn contains(&self, id: &str) -> bool {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(id)
-    }
-
-    fn insert(&self, id: &str) {
-        let mut set = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if set.len() >= SETTLED_KEPT {
-            set.clear();
-        }
-        set.insert(id.to_string());
-    }
-}
-
 impl LobbyCore {
     /// Applies a finished rated match to its players' ratings, once: what
     /// it changed per seat (`None` for house bots, players no longer
@@ -142,7 +115,7 @@ impl LobbyCore {
     /// # Errors
     /// `Busy` after lost races; `StoreUnavailable`; `Internal` for a record
     /// that does not parse.
-    pub(super) async fn apply_ratings(
+    pub(in crate::lobby) async fn apply_ratings(
         &self,
         rec: &MatchRecord,
     ) -> Result<Vec<Option<RatingChange>>, Error> {
@@ -155,7 +128,7 @@ impl LobbyCore {
     /// [`apply_ratings`](Self::apply_ratings), trying every player whatever
     /// happens to the others: the changes made, and the first failure (the
     /// match then stays unsettled, for the next read to finish).
-    pub(super) async fn apply_each(
+    pub(in crate::lobby) async fn apply_each(
         &self,
         rec: &MatchRecord,
     ) -> (Vec<Option<RatingChange>>, Option<Error>) {
@@ -189,7 +162,7 @@ impl LobbyCore {
     /// On a read of a match: applies a finished rated match this process
     /// has not seen applied (its committing instance may have died before
     /// applying it). Failures are logged: the read goes on.
-    pub(super) async fn settle_ratings(&self, rec: &MatchRecord) {
+    pub(in crate::lobby) async fn settle_ratings(&self, rec: &MatchRecord) {
         if rec.rated.is_none()
             || rec.game.phase() != Phase::MatchOver
             || self.settled.contains(&rec.id)

@@ -1,9 +1,9 @@
 //! The lobby (public tables with open seats, paginated) and invite codes.
 
-use super::Lobby;
-use super::records::{self, TableStatus};
-use super::store::Doc;
-use super::tables::{TableView, indexes};
+use super::create::{TableView, indexes};
+use crate::lobby::Lobby;
+use crate::lobby::records::{self, TableStatus};
+use crate::lobby::store::Doc;
 use crate::rules::Variant;
 use crate::service::{self, Error, clock_now_ms};
 

@@ -7,9 +7,9 @@
 //! is skipped and removed when read. The house bots are listed among the
 //! players at their fixed anchor ratings, never stored in the index.
 
-use super::Lobby;
-use super::rating_updates::{leaderboard_entry, leaderboard_id, leaderboard_index};
-use super::records::{self, PlayerRating, PlayerRecord, RatingHistory};
+use super::apply::{leaderboard_entry, leaderboard_id, leaderboard_index};
+use crate::lobby::Lobby;
+use crate::lobby::records::{self, PlayerRating, PlayerRecord, RatingHistory};
 use crate::rating;
 use crate::rules::Variant;
 use crate::service::Error;

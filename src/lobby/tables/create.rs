@@ -3,12 +3,12 @@
 
 use std::time::Duration;
 
-use super::Lobby;
-use super::records::{
+use crate::bots;
+use crate::lobby::Lobby;
+use crate::lobby::records::{
     self, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
 };
-use super::store::Doc;
-use crate::bots;
+use crate::lobby::store::Doc;
 use crate::rules::{Rules, Seat, Side};
 use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, SeatToken, clock_now_ms, rfc3339};
 

@@ -2,10 +2,10 @@
 
 use std::time::Duration;
 
-use super::Lobby;
-use super::records::{self, KEY_PREFIX, PlayerKind, PlayerRecord};
-use super::store::Doc;
-use super::update::{Step, update};
+use crate::lobby::Lobby;
+use crate::lobby::records::{self, KEY_PREFIX, PlayerKind, PlayerRecord};
+use crate::lobby::store::Doc;
+use crate::lobby::update::{Step, update};
 use crate::service::{Error, clock_now_ms, hash_matches, hash_token, random_bytes};
 
 /// A player to register.

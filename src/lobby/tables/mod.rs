@@ -1,0 +1,21 @@
+//! Tables with open seats: a match to be, whose seats are remote, house
+//! bots or open; each joiner gets its seat token at once, and the joiner
+//! that takes the last open seat starts the match under the table's id
+//! (through the lobby's one start routine: whoever finds a full table not
+//! yet started finishes the start). Public tables are listed in the lobby;
+//! private ones are joined by invite code.
+//!
+//! Holds the stored table (`record.rs`), creating and reading it
+//! (`create.rs`), joining and leaving (`join.rs`), and the lobby listing
+//! and invite codes (`listing.rs`). May import the lobby's shared parts
+//! (`core`, `update`, `start`, `store`), the players' record and events,
+//! `service`, `bots` and `rules`.
+
+mod create;
+mod join;
+mod listing;
+mod record;
+
+pub use create::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
+pub use listing::LobbyPage;
+pub use record::{TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility};
