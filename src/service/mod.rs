@@ -1,4 +1,5 @@
-//! The match lifecycle: create, act, view, events, history.
+//! The matches room: a match's lifecycle over a store — create, act,
+//! view, events, history, move clocks and house bots' moves.
 //!
 //! Every request loads the match from the [`MatchStore`], works on it in
 //! memory with the rules engine, and writes it back with one
@@ -7,10 +8,18 @@
 //! expired move clocks are played inside the same write, a bounded number
 //! of steps per request, off the async workers (see [`driver`]).
 //!
+//! Matches know players only as the [`SeatPlayer`] stored at a seat. What
+//! they need of a player directory (a key's player, a player to seat, a
+//! rating) they ask, and what happened (a match created, a commit, a read)
+//! they tell, through one interface, [`Hooks`], which the lobby
+//! implements; this room never imports the lobby. It may import `rules`,
+//! `bots`, `rating` and `store`.
+//!
 //! By job: [`create`](Service::create) in `create.rs` (its checks in
-//! `input.rs`), acting with the compare-and-set retry loop in `act.rs`,
-//! reads and event pages in `reads.rs`, loading and saving a record in
-//! `persist.rs`, the house-bot driver in `driver.rs`.
+//! `input.rs` and the one seat check in `seats.rs`), acting with the
+//! compare-and-set retry loop in `act.rs`, reads and event pages in
+//! `reads.rs`, loading and saving a record in `persist.rs`, the house-bot
+//! driver in `driver.rs`, what is told to the hooks in `players.rs`.
 
 mod act;
 mod act_kind;
