@@ -16,9 +16,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Lobby;
-use super::records::{self, PlayerEvent, PlayerKind};
-use super::store::Doc;
+use crate::lobby::Lobby;
+use crate::lobby::records::{self, PlayerEvent, PlayerKind};
+use crate::lobby::store::Doc;
 use crate::rating;
 use crate::rules::{Seat, Variant};
 use crate::service::{self, Error, NewMatch, NewSeat, SeatKind, clock_now_ms, rfc3339};
@@ -524,7 +524,7 @@ impl Lobby {
             if view.ticket.status != TicketStatus::Waiting || now >= deadline {
                 return Ok(view);
             }
-            let nap = (deadline - now).min(super::HOUSEKEEPING_EVERY.as_millis() as u64);
+            let nap = (deadline - now).min(crate::lobby::HOUSEKEEPING_EVERY.as_millis() as u64);
             last = store
                 .wait_events(&me.id, last, Duration::from_millis(nap))
                 .await?;
