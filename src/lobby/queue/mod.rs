@@ -1,0 +1,49 @@
+//! The matchmaking queue: tickets waiting in a pool per variant (rated or
+//! casual), paired by rating within a window that widens while they wait,
+//! and seated together (or with house bots) in matches the queue starts.
+//!
+//! The room holds three stored kinds, all lobby documents: the tickets,
+//! one pool per variant and rated/casual (its waiting tickets and the
+//! matches it formed that are not finished yet), and each player's
+//! `queued` marker (its one waiting ticket). Every change is a
+//! compare-and-set through the lobby's one helper, so several server
+//! instances share the queue safely: a matching pass removes the tickets
+//! it seats and records the match it formed in the same write as the
+//! pool, so no ticket is seated twice; the match is created afterwards
+//! under the id recorded (once, whoever gets there), and an instance that
+//! stops half-way leaves the formed entry for the next pass to finish.
+//!
+//! By job:
+//! - `record.rs`: the stored types and the pools' ids. Plain data.
+//! - `pass.rs`: the matching pass, pure (no store, no clock, no async):
+//!   which tickets expire, which groups form, how they are seated and
+//!   filled with house bots. Unit-tested on plain pools.
+//! - `ops.rs`: what a player does: queue, follow a ticket, leave.
+//! - `matching.rs`: the pass on the stored pools (one pool, or every
+//!   pool for the housekeeping), and finishing what it formed:
+//!   `start_formed` creates the match, then its tickets are settled and
+//!   the entry dropped from its pool.
+//! - `tickets.rs`: writes to one ticket and to one player's marker.
+//!
+//! What it may import: the lobby's shared parts (`lobby::{core, update,
+//! records, store}` and the [`Lobby`] handle it adds its operations to),
+//! `crate::service` (creating matches, errors, time), `crate::rating`
+//! (the pools and house bots' ratings) and `crate::rules` (variants and
+//! seats); no other lobby room.
+//!
+//! [`Lobby`]: crate::lobby::Lobby
+
+mod matching;
+mod ops;
+mod pass;
+mod record;
+mod tickets;
+
+pub use ops::{Enqueue, TicketView};
+pub use pass::{
+    Pass, WINDOW_EVERY_MS, WINDOW_MAX, WINDOW_START, WINDOW_STEP, house_bot_near, run_pass, window,
+};
+pub use record::{
+    DEFAULT_EXPIRY_S, Entry, Formed, FormedSeat, MAX_EXPIRY_S, PoolRecord, TicketRecord,
+    TicketStatus,
+};
