@@ -4,12 +4,14 @@
 //! A promise is a record (table, challenge, queue pool) that says a match
 //! is to start under a known id with known seats. Whoever finds the
 //! promise due (the last joiner, the last to accept, the queue pass, or a
-//! later reader when that one failed half-way) calls [`Lobby::start_pending`]:
-//! the match is created under its id through the ordinary create path,
-//! once (a second creation finds it there and changes nothing), and then
-//! the promise's record is marked started by compare-and-set. Either step
-//! can be repeated by anyone, so a crash between them is finished by the
-//! next caller and never doubled.
+//! later reader when that one failed half-way) calls
+//! [`Lobby::create_promised`]: the match is created under its id through
+//! the ordinary create path, once (a second creation finds it there and
+//! changes nothing). A table or a challenge then marks its record started
+//! by compare-and-set, both steps in [`Lobby::start_pending`]; the queue
+//! settles the group's tickets before it drops the group from its pool.
+//! Every step can be repeated by anyone, so a crash between them is
+//! finished by the next caller and never doubled.
 
 use std::time::Duration;
 
@@ -41,7 +43,7 @@ impl Lobby {
     /// # Errors
     /// The creation's errors; the promise's missing error; `Busy`;
     /// `StoreUnavailable`.
-    pub(super) async fn start_pending<T, R>(
+    pub(in crate::lobby) async fn start_pending<T, R>(
         &self,
         req: NewMatch,
         promise: Promise<'_, T>,
@@ -50,10 +52,7 @@ impl Lobby {
     where
         T: Serialize + DeserializeOwned,
     {
-        let id = req.id.clone().unwrap_or_default();
-        if self.svc.create_at(req).await?.is_some() {
-            tracing::info!(match_id = %id, promise = promise.doc.name(), "promised match started");
-        }
+        self.create_promised(req, promise.doc).await?;
         update(
             self.store(),
             promise.doc,
@@ -63,5 +62,23 @@ impl Lobby {
             mark,
         )
         .await
+    }
+
+    /// Creates `req`'s match under its id, once whoever calls: a match
+    /// already there under that id counts as started, and nothing
+    /// changes. `by` names the kind of promise, for the log.
+    ///
+    /// # Errors
+    /// The creation's errors (nothing was created then).
+    pub(in crate::lobby) async fn create_promised(
+        &self,
+        req: NewMatch,
+        by: Doc,
+    ) -> Result<(), Error> {
+        let id = req.id.clone().unwrap_or_default();
+        if self.svc.create_at(req).await?.is_some() {
+            tracing::info!(match_id = %id, promise = by.name(), "promised match started");
+        }
+        Ok(())
     }
 }

@@ -186,8 +186,8 @@ impl Lobby {
             rated,
             ..NewMatch::default()
         };
-        match self.svc.create_at(req).await {
-            Ok(_) => Ok(true),
+        match self.create_promised(req, Doc::QueuePool).await {
+            Ok(()) => Ok(true),
             Err(Error::InvalidRequest(why)) => {
                 tracing::warn!(match_id = %f.match_id, why, "queue match refused; its tickets are cancelled");
                 Ok(false)
