@@ -17,10 +17,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Lobby;
-use super::records::{self, HOUSE_PREFIX, PlayerEvent, SeatPlayer};
-use super::store::Doc;
 use crate::bots;
+use crate::lobby::Lobby;
+use crate::lobby::records::{self, HOUSE_PREFIX, PlayerEvent, SeatPlayer};
+use crate::lobby::store::Doc;
 use crate::rating;
 use crate::rules::{Rules, Seat, Side, Variant};
 use crate::service::{self, Error, NewMatch, NewSeat, OnTimeout, SeatKind, clock_now_ms, rfc3339};
