@@ -30,7 +30,7 @@ pub struct Promise<'a, T> {
     /// Its id.
     pub id: &'a str,
     /// How long it lives once written.
-    pub ttl: &'a dyn Fn(&T) -> Option<Duration>,
+    pub ttl: &'a (dyn Fn(&T) -> Option<Duration> + Sync),
     /// The error when it no longer exists.
     pub missing: fn() -> Error,
 }

@@ -60,7 +60,7 @@ pub use input::{check_move_timeout, check_name as check_display_name, house_bot}
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
-pub use seats::{Holder, SeatSpec};
+pub use seats::{Holder, SeatSpec, check_seat_spec};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };

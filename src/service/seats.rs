@@ -28,48 +28,63 @@ pub struct SeatSpec<'a> {
     pub player: Option<&'a str>,
 }
 
+/// Checks one seat as asked, before any player is looked up: a known
+/// house bot, a printable name of at most `max_name_len` characters, a
+/// player only at a remote seat, never a house bot's player (house bots
+/// sit at bot seats), and no player given two seats (`taken`: the ids
+/// given so far).
+///
+/// # Errors
+/// `InvalidRequest`, saying what is wrong.
+pub fn check_seat_spec(
+    spec: SeatSpec<'_>,
+    taken: &[&str],
+    max_name_len: usize,
+) -> Result<(), Error> {
+    input::house_bot(spec.bot)?;
+    if let Some(name) = spec.name {
+        input::check_name(name, max_name_len)?;
+    }
+    let Some(id) = spec.player else {
+        return Ok(());
+    };
+    if spec.holder != Holder::Remote {
+        return Err(Error::InvalidRequest(
+            "only a remote seat can be a player's".into(),
+        ));
+    }
+    if id.starts_with(super::HOUSE_PREFIX) {
+        return Err(Error::InvalidRequest(format!(
+            "{id} is a house bot's player: house bots sit at `bot` seats (in a challenge, \
+             seat them with `fill_with`)"
+        )));
+    }
+    if taken.contains(&id) {
+        return Err(Error::InvalidRequest(format!(
+            "player {id} is given two seats"
+        )));
+    }
+    Ok(())
+}
+
 impl Service {
     /// Checks one seat of a new match or table against the seats already
-    /// checked (`taken`: the players given so far), and resolves the
-    /// player asked for.
+    /// checked (`taken`: the players given so far), as
+    /// [`check_seat_spec`] does, and resolves the player asked for.
     ///
     /// # Errors
-    /// `InvalidRequest` for an unknown house bot, a bad name, a player at
-    /// a seat that is not remote, a house bot's player at a remote seat,
-    /// no such player, or a player given two seats; `StoreUnavailable`.
+    /// As [`check_seat_spec`]; `InvalidRequest` for no such player;
+    /// `StoreUnavailable`.
     pub async fn check_seat(
         &self,
         spec: SeatSpec<'_>,
         taken: &[SeatPlayer],
     ) -> Result<Option<SeatPlayer>, Error> {
-        input::house_bot(spec.bot)?;
-        if let Some(name) = spec.name {
-            input::check_name(name, self.limits.max_name_len)?;
+        let ids: Vec<&str> = taken.iter().map(|p| p.id.as_str()).collect();
+        check_seat_spec(spec, &ids, self.limits.max_name_len)?;
+        match spec.player {
+            Some(id) => Ok(Some(self.hooks.seat_player(id).await?)),
+            None => Ok(None),
         }
-        let Some(id) = spec.player else {
-            return Ok(None);
-        };
-        if spec.holder != Holder::Remote {
-            return Err(Error::InvalidRequest(
-                "only a remote seat can be a player's".into(),
-            ));
-        }
-        if id
-            .strip_prefix(super::HOUSE_PREFIX)
-            .and_then(SeatPlayer::house)
-            .is_some()
-        {
-            return Err(Error::InvalidRequest(format!(
-                "{id} is a house bot's player: it sits at `bot` seats only"
-            )));
-        }
-        let player = self.hooks.seat_player(id).await?;
-        if taken.iter().any(|p| p.id == player.id) {
-            return Err(Error::InvalidRequest(format!(
-                "player {} is given two seats",
-                player.id
-            )));
-        }
-        Ok(Some(player))
     }
 }

@@ -406,7 +406,7 @@ async fn a_house_bots_player_at_a_remote_seat_is_refused_like_in_a_match(backend
         r.json["detail"]
             .as_str()
             .unwrap()
-            .contains("bot` seats only"),
+            .contains("house bots sit at `bot` seats"),
         "{}",
         r.text
     );

@@ -13,11 +13,11 @@
 
 use crate::bots;
 use crate::lobby::Lobby;
-use crate::lobby::records::{self, HOUSE_PREFIX, PlayerEvent, PlayerRecord, SeatPlayer};
+use crate::lobby::records::{self, PlayerEvent, PlayerRecord, SeatPlayer};
 use crate::lobby::store::Doc;
 use crate::rating;
 use crate::rules::{Rules, Seat, Variant};
-use crate::service::{self, Error, OnTimeout, clock_now_ms, rfc3339};
+use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, clock_now_ms, rfc3339};
 
 use super::record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus, player_index};
 use super::view::ChallengeView;
@@ -279,6 +279,7 @@ pub(super) fn check_seats<'a>(
             )));
         }
     }
+    let fill_with = req.fill_with.as_deref().unwrap_or(bots::DEFAULT);
     let mut named: Vec<&str> = Vec::new();
     for id in req.partner.iter().chain(&req.opponents) {
         if id == challenger {
@@ -286,19 +287,16 @@ pub(super) fn check_seats<'a>(
                 "a player cannot challenge itself or be its own partner".into(),
             ));
         }
-        if id.starts_with(HOUSE_PREFIX) {
-            return Err(Error::InvalidRequest(format!(
-                "{id} is a house bot: seat house bots with `fill_with`"
-            )));
-        }
-        if named.contains(&id.as_str()) {
-            return Err(Error::InvalidRequest(format!("player {id} is named twice")));
-        }
+        let seat = SeatSpec {
+            holder: Holder::Remote,
+            bot: fill_with,
+            name: None,
+            player: Some(id),
+        };
+        service::check_seat_spec(seat, &named, usize::MAX)?;
         named.push(id);
     }
-    if let Some(bot) = &req.fill_with {
-        service::house_bot(bot)?;
-    }
+    service::house_bot(fill_with)?;
     let others = seat_order(req);
     let empty = others.iter().filter(|s| s.is_none()).count();
     let fill = match (&req.fill_with, empty) {

@@ -10,8 +10,9 @@
 //! tells the players), and marking `started` is an idempotent update.
 
 use crate::lobby::Lobby;
+use crate::lobby::start::Promise;
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, update};
+use crate::lobby::update::Step;
 use crate::service::{Error, NewMatch, NewSeat, SeatKind, clock_now_ms};
 
 use super::record::{ChallengeRecord, ChallengeStatus};
@@ -59,24 +60,22 @@ impl Lobby {
             id: Some(rec.id.clone()),
             rated: rec.rated,
         };
-        if self.svc.create_at(req).await?.is_some() {
-            tracing::info!(challenge_id = %rec.id, "challenge match started");
-        }
-        let marked = update(
-            self.store(),
-            Doc::Challenge,
-            &rec.id,
-            |rec: &ChallengeRecord| Some(rec.ttl(clock_now_ms())),
-            || Error::ChallengeNotFound,
-            |rec: &mut ChallengeRecord| {
+        let ttl = |rec: &ChallengeRecord| Some(rec.ttl(clock_now_ms()));
+        let promise = Promise {
+            doc: Doc::Challenge,
+            id: &rec.id,
+            ttl: &ttl,
+            missing: || Error::ChallengeNotFound,
+        };
+        let marked = self
+            .start_pending(req, promise, |rec: &mut ChallengeRecord| {
                 if rec.status != ChallengeStatus::Starting {
                     return Ok(Step::Keep(()));
                 }
                 rec.status = ChallengeStatus::Started;
                 Ok(Step::Write(()))
-            },
-        )
-        .await?;
+            })
+            .await?;
         Ok(marked.record)
     }
 }

@@ -25,7 +25,9 @@ use crate::lobby::store::Doc;
 use crate::lobby::{HOUSEKEEPING_EVERY, Lobby};
 use crate::rating;
 use crate::rules::Variant;
-use crate::service::{Error, clock_now_ms, random_bytes, rfc3339};
+use crate::service::{
+    Error, Holder, SeatSpec, check_seat_spec, clock_now_ms, random_bytes, rfc3339,
+};
 
 /// What a player asks the queue for.
 #[derive(Clone, Debug)]
@@ -206,6 +208,15 @@ impl Lobby {
                 "the partner is another player".into(),
             ));
         }
+        // The partner's seat is checked as every seat is (a house bot's
+        // player is refused there), then the id's shape.
+        let seat = SeatSpec {
+            holder: Holder::Remote,
+            bot: crate::bots::DEFAULT,
+            name: None,
+            player: Some(pid),
+        };
+        check_seat_spec(seat, &[me.id.as_str()], usize::MAX)?;
         if !records::valid_player_id(pid) {
             return Err(Error::InvalidRequest(
                 "partner is a player id: p and 24 lowercase hex digits".into(),
