@@ -8,7 +8,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::conditional;
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
 use super::schema::SeatNumber;
 use super::schema::actions::{Posted, parse_action, whole};

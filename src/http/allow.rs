@@ -11,7 +11,7 @@ use actix_web::dev::ResourceDef;
 use actix_web::web::Data;
 use utoipa::openapi::OpenApi;
 
-use super::error::ApiError;
+use crate::http::problem::ApiError;
 
 /// Resources outside the OpenAPI document, with the methods they take.
 const PAGES: &[(&str, &str)] = &[

@@ -6,7 +6,7 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpResponse, delete, get, post};
 
 use super::challenges_wire::{Challenge, ChallengeList, CreateChallenge};
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, parse_body};
 use super::players::player_key;
 use crate::lobby::Lobby;

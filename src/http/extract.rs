@@ -19,8 +19,7 @@ use serde::de::DeserializeOwned;
 use tracing::Span;
 use tracing_actix_web::{DefaultRootSpanBuilder, RequestId, RootSpanBuilder};
 
-use super::error::ApiError;
-use super::i18n::Lang;
+use crate::http::problem::{ApiError, Lang};
 use crate::service::Error;
 
 /// The `Authorization: Bearer <token>` of a request, if any.

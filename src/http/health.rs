@@ -5,7 +5,7 @@ use actix_web::{HttpResponse, get};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use crate::service::Service;
 
 /// Health status.

@@ -23,9 +23,8 @@ use actix_web::web::Data;
 
 use self::fields::{Quota, announce};
 use super::client_addr;
-use super::error::ApiError;
+use crate::http::problem::{ApiError, Lang};
 use super::extract::bearer_token;
-use super::i18n::Lang;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
 use crate::service::metrics::metrics;
 

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::conditional::{self, IfNoneMatch};
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
 use crate::rules::view::HistoryView;

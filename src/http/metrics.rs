@@ -11,7 +11,7 @@ use actix_web::web::Data;
 use actix_web::{HttpRequest, HttpResponse, get};
 use subtle::ConstantTimeEq;
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::extract::bearer_token;
 use crate::service::Error;
 use crate::service::metrics::{CONTENT_TYPE, metrics, render};
@@ -28,7 +28,7 @@ pub struct MetricsAccess {
 }
 
 fn not_found(req: &ServiceRequest) -> Problem {
-    let lang = super::i18n::Lang::from_headers(req.headers());
+    let lang = crate::http::problem::Lang::from_headers(req.headers());
     Problem::localized(
         404,
         "not_found",

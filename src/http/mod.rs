@@ -7,14 +7,13 @@ mod challenges_wire;
 mod client_addr;
 mod common_errors;
 mod conditional;
-pub mod error;
 mod extract;
 mod health;
-pub mod i18n;
 pub mod limit;
 mod matches;
 mod metrics;
 mod open_limit;
+mod problem;
 mod players;
 mod players_wire;
 mod queue;
@@ -46,7 +45,9 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::lobby::Lobby;
 use crate::service::Service;
-use error::problem_for_any_error;
+use problem::{invalid, problem_for_any_error};
+
+pub use problem::{error, i18n};
 
 /// Largest request body accepted, in bytes.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -260,11 +261,11 @@ fn app(
         .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
         .app_data(
             web::QueryConfig::default()
-                .error_handler(|e, _| error::invalid(format!("invalid query: {e}"))),
+                .error_handler(|e, _| invalid(format!("invalid query: {e}"))),
         )
         .app_data(
             web::PathConfig::default()
-                .error_handler(|e, _| error::invalid(format!("invalid path: {e}"))),
+                .error_handler(|e, _| invalid(format!("invalid path: {e}"))),
         )
         .configure(routes)
         .into_app()

@@ -10,9 +10,8 @@ use futures_util::stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Lang, Problem};
 use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
-use super::i18n::Lang;
 use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
 use crate::lobby::{Lobby, NewPlayer};

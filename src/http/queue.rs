@@ -5,7 +5,7 @@ use actix_web::{HttpResponse, delete, get, post};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::extract::{Bearer, JsonBytes, parse_body};
 use super::players::player_key;
 use super::schema::SeatNumber;

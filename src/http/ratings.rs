@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Problem};
 use super::ratings_wire::{Leaderboard, PlayerRatings};
 use crate::lobby::Lobby;
 use crate::rules::Variant;

@@ -8,9 +8,8 @@ use futures_util::stream;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, Problem};
+use crate::http::problem::{ApiError, Lang, Problem};
 use super::extract::{Bearer, header_or_query_token};
-use super::i18n::Lang;
 use super::limit::Limiter;
 use super::open_limit::Slot;
 use super::wire::EventsPage;

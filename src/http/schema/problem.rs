@@ -137,7 +137,7 @@ pub fn example_title(code: ProblemCode) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::error::ApiError;
+    use crate::http::problem::ApiError;
     use crate::rules::{Phase, RuleError};
     use crate::service::Error;
 
