@@ -7,12 +7,12 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::conditional;
-use crate::http::problem::{ApiError, Problem};
-use super::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
 use super::schema::SeatNumber;
 use super::schema::actions::{Posted, parse_action, whole};
 use super::wire::MatchView;
+use crate::http::middleware::conditional;
+use crate::http::middleware::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
+use crate::http::problem::{ApiError, Problem};
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{Act, ActRequest, Acted, Error, Service};
 

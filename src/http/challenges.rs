@@ -6,9 +6,9 @@ use actix_web::web::{Data, Path};
 use actix_web::{HttpResponse, delete, get, post};
 
 use super::challenges_wire::{Challenge, ChallengeList, CreateChallenge};
-use crate::http::problem::{ApiError, Problem};
-use super::extract::{Bearer, JsonBytes, parse_body};
 use super::players::player_key;
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::problem::{ApiError, Problem};
 use crate::lobby::Lobby;
 
 /// Challenge players to a match.

@@ -6,10 +6,10 @@ use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::conditional::{self, IfNoneMatch};
-use crate::http::problem::{ApiError, Problem};
-use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
+use crate::http::middleware::conditional::{self, IfNoneMatch};
+use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
+use crate::http::problem::{ApiError, Problem};
 use crate::rules::view::HistoryView;
 use crate::service::{Conditional, Service};
 

@@ -1,21 +1,15 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 
 mod actions;
-mod allow;
 mod challenges;
 mod challenges_wire;
-mod client_addr;
 mod common_errors;
-mod conditional;
-mod extract;
-mod health;
-pub mod limit;
 mod matches;
-mod metrics;
-mod open_limit;
-mod problem;
+mod middleware;
+mod ops;
 mod players;
 mod players_wire;
+mod problem;
 mod queue;
 mod ratings;
 mod ratings_wire;
@@ -45,12 +39,12 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::lobby::Lobby;
 use crate::service::Service;
+use middleware::{allow, extract, metrics, open_limit, redact};
 use problem::{invalid, problem_for_any_error};
 
+pub use middleware::extract::MAX_BODY_BYTES;
+pub use middleware::limit;
 pub use problem::{error, i18n};
-
-/// Largest request body accepted, in bytes.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -138,9 +132,9 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(queue::join_queue)
         .service(queue::get_ticket)
         .service(queue::leave_queue)
-        .service(health::healthz)
-        .service(health::readyz)
-        .service(metrics::metrics_text);
+        .service(ops::health::healthz)
+        .service(ops::health::readyz)
+        .service(ops::metrics::metrics_text);
 }
 
 /// The OpenAPI document, generated from the handlers and types.
@@ -264,8 +258,7 @@ fn app(
                 .error_handler(|e, _| invalid(format!("invalid query: {e}"))),
         )
         .app_data(
-            web::PathConfig::default()
-                .error_handler(|e, _| invalid(format!("invalid path: {e}"))),
+            web::PathConfig::default().error_handler(|e, _| invalid(format!("invalid path: {e}"))),
         )
         .configure(routes)
         .into_app()
@@ -284,7 +277,7 @@ fn app(
         .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
         .wrap(cors(&cors_origins))
         .wrap(actix_web::middleware::from_fn(metrics::track))
-        .wrap(tracing_actix_web::TracingLogger::<extract::RedactedRootSpan>::new())
+        .wrap(tracing_actix_web::TracingLogger::<redact::RedactedRootSpan>::new())
 }
 
 /// Starts serving `lobby` and its match service on `listener` (bind port 0 in tests and read the port

@@ -10,10 +10,10 @@ use futures_util::stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::http::problem::{ApiError, Lang, Problem};
-use super::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use super::stream::SseEvent;
+use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
+use crate::http::problem::{ApiError, Lang, Problem};
 use crate::lobby::{Lobby, NewPlayer};
 use crate::service::Error;
 

@@ -5,10 +5,10 @@ use actix_web::{HttpResponse, delete, get, post};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::http::problem::{ApiError, Problem};
-use super::extract::{Bearer, JsonBytes, parse_body};
 use super::players::player_key;
 use super::schema::SeatNumber;
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::problem::{ApiError, Problem};
 use crate::lobby::Lobby;
 use crate::lobby::queue::{self, TicketStatus as Status};
 use crate::rules::{Seat, Variant};

@@ -6,8 +6,8 @@ use actix_web::{HttpResponse, get};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::http::problem::{ApiError, Problem};
 use super::ratings_wire::{Leaderboard, PlayerRatings};
+use crate::http::problem::{ApiError, Problem};
 use crate::lobby::Lobby;
 use crate::rules::Variant;
 use crate::service::Error;

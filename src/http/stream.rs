@@ -8,11 +8,11 @@ use futures_util::stream;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::http::problem::{ApiError, Lang, Problem};
-use super::extract::{Bearer, header_or_query_token};
-use super::limit::Limiter;
-use super::open_limit::Slot;
 use super::wire::EventsPage;
+use crate::http::middleware::extract::{Bearer, header_or_query_token};
+use crate::http::middleware::limit::Limiter;
+use crate::http::middleware::open_limit::Slot;
+use crate::http::problem::{ApiError, Lang, Problem};
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 

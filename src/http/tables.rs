@@ -6,9 +6,9 @@ use actix_web::{HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::http::problem::{ApiError, Problem};
-use super::extract::{Bearer, JsonBytes, parse_body};
 use super::tables_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::problem::{ApiError, Problem};
 use crate::lobby::Lobby;
 use crate::rules::Variant;
 use crate::service::Error;

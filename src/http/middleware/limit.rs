@@ -23,9 +23,9 @@ use actix_web::web::Data;
 
 use self::fields::{Quota, announce};
 use super::client_addr;
-use crate::http::problem::{ApiError, Lang};
 use super::extract::bearer_token;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
+use crate::http::problem::{ApiError, Lang};
 use crate::service::metrics::metrics;
 
 /// Most log lines a second about refused requests.

@@ -1,4 +1,6 @@
-//! `GET /metrics` and the middleware that counts and times every request.
+//! The request metrics: the middleware that counts and times every
+//! request, and the one that keeps `/metrics` on its own address when it
+//! has one (who may read `/metrics` is [`MetricsAccess`]).
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -8,13 +10,9 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::web::Data;
-use actix_web::{HttpRequest, HttpResponse, get};
-use subtle::ConstantTimeEq;
 
-use crate::http::problem::{ApiError, Problem};
-use super::extract::bearer_token;
-use crate::service::Error;
-use crate::service::metrics::{CONTENT_TYPE, metrics, render};
+use crate::http::problem::{Lang, Problem};
+use crate::service::metrics::metrics;
 
 /// Who may read `/metrics`: with `token`, only a request bearing it; with
 /// `addr`, only requests to that listening address (where nothing else is
@@ -28,7 +26,7 @@ pub struct MetricsAccess {
 }
 
 fn not_found(req: &ServiceRequest) -> Problem {
-    let lang = crate::http::problem::Lang::from_headers(req.headers());
+    let lang = Lang::from_headers(req.headers());
     Problem::localized(
         404,
         "not_found",
@@ -52,41 +50,6 @@ pub async fn metrics_address_only(
         }
     }
     Ok(next.call(req).await?.map_into_left_body())
-}
-
-/// Metrics of this server process, in the Prometheus text format.
-///
-/// Requests by route pattern and status, latency by route, store round
-/// trips, commit conflicts and store errors, matches created, actions
-/// applied, house-bot decision time, rate-limited requests and other limits
-/// reached. The server may require a bearer token (`--metrics-token`) or
-/// serve this only on a separate address (`--metrics-bind`).
-#[utoipa::path(
-    tag = "health",
-    security((), ("metrics_token" = [])),
-    responses(
-        (
-            status = 200,
-            description = "Prometheus text exposition format (version 0.0.4)",
-            body = String,
-            content_type = "text/plain"
-        ),
-        (status = 401, description = "The server requires a metrics token and this is not it", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[get("/metrics")]
-pub async fn metrics_text(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    if let Some(access) = req.app_data::<Data<MetricsAccess>>()
-        && let Some(want) = &access.token
-    {
-        let given = bearer_token(req.headers()).flatten().unwrap_or("");
-        if !bool::from(given.as_bytes().ct_eq(want.as_bytes())) {
-            return Err(ApiError::from(Error::Unauthorized(
-                "send the metrics token as `Authorization: Bearer <token>`".into(),
-            )));
-        }
-    }
-    Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(render()))
 }
 
 /// The `method` label: the standard methods, anything else as `other`

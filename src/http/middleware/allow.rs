@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn a_known_path_lists_its_methods_and_an_unknown_one_none() {
-        let r = Resources::new(&super::super::openapi());
+        let r = Resources::new(&crate::http::openapi());
         assert_eq!(r.allow("/v1/matches"), Some("POST"));
         assert_eq!(r.allow("/v1/matches/abc"), Some("GET"));
         assert_eq!(r.allow("/v1/matches/abc/actions"), Some("POST"));
