@@ -7,12 +7,12 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::schema::SeatNumber;
-use super::schema::actions::{Posted, parse_action, whole};
 use super::wire::MatchView;
-use crate::http::middleware::conditional;
 use crate::http::middleware::extract::{Bearer, Guards, JsonBytes, expected_version, parse_body};
+use crate::http::openapi::schema::SeatNumber;
+use crate::http::openapi::schema::actions::{Posted, parse_action, whole};
 use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
 use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
 use crate::service::{Act, ActRequest, Acted, Error, Service};
 
@@ -98,7 +98,7 @@ async fn act(
         idempotency_key: guards.idempotency_key,
     };
     Ok(match svc.act(id, bearer.0.as_deref(), req).await? {
-        Acted::Applied(view) => conditional::json_body(HttpResponse::Ok(), &view),
+        Acted::Applied(view) => respond::json_body(HttpResponse::Ok(), &view),
         Acted::Replayed(body) => HttpResponse::Ok()
             .content_type("application/json")
             .body(body),

@@ -9,6 +9,7 @@ use super::challenges_wire::{Challenge, ChallengeList, CreateChallenge};
 use super::players::player_key;
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
 use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
 use crate::lobby::Lobby;
 
 /// Challenge players to a match.
@@ -49,7 +50,7 @@ pub async fn create_challenge(
     let req: CreateChallenge = parse_body(&body)?;
     let made = lobby.create_challenge(&key, req.into()).await?;
     let location = format!("/v1/challenges/{}", made.challenge_id);
-    Ok(super::created(location).json(Challenge::from(made)))
+    Ok(respond::created(location).json(Challenge::from(made)))
 }
 
 /// The caller's pending challenges: those it is invited to (`incoming`)

@@ -10,6 +10,7 @@ use super::wire::{CreateMatch, Created, EventsPage, LegalMoves, MatchView};
 use crate::http::middleware::conditional::{self, IfNoneMatch};
 use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
 use crate::rules::view::HistoryView;
 use crate::service::{Conditional, Service};
 
@@ -38,7 +39,7 @@ pub struct EventsQuery {
 #[into_params(parameter_in = Query)]
 pub struct LegalQuery {
     /// A house bot (`random`, `heuristic`, `montecarlo`, `expert`, or a strength level `easy`, `medium`, `hard`, `expert`) whose choice to include as `hint`.
-    #[param(value_type = Option<super::schema::HouseBot>)]
+    #[param(value_type = Option<crate::http::openapi::schema::HouseBot>)]
     pub hint: Option<String>,
 }
 
@@ -65,7 +66,7 @@ pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpRes
     let req: CreateMatch = parse_body(&body)?;
     let created = svc.create(req.into()).await?;
     let location = format!("/v1/matches/{}", created.match_id);
-    Ok(super::created(location).json(Created::from(created)))
+    Ok(respond::created(location).json(Created::from(created)))
 }
 
 /// The match as the token's seat sees it (spectator view without a token).

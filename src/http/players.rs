@@ -14,6 +14,7 @@ use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Regist
 use super::stream::SseEvent;
 use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
 use crate::http::problem::{ApiError, Lang, Problem};
+use crate::http::respond;
 use crate::lobby::{Lobby, NewPlayer};
 use crate::service::Error;
 
@@ -59,7 +60,7 @@ pub async fn create_player(lobby: Data<Lobby>, body: JsonBytes) -> Result<HttpRe
         })
         .await?;
     Ok(
-        super::created(format!("/v1/players/{}", done.player.id)).json(Registered {
+        respond::created(format!("/v1/players/{}", done.player.id)).json(Registered {
             player: done.player.into(),
             api_key: done.api_key,
         }),

@@ -6,9 +6,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::players::player_key;
-use super::schema::SeatNumber;
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::openapi::schema::SeatNumber;
 use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
 use crate::lobby::Lobby;
 use crate::lobby::queue::{self, TicketStatus as Status};
 use crate::rules::{Seat, Variant};
@@ -209,7 +210,7 @@ pub async fn join_queue(
         )
         .await?;
     let location = format!("/v1/queue/{}", ticket.ticket.id);
-    Ok(super::created(location).json(Ticket::from(ticket)))
+    Ok(respond::created(location).json(Ticket::from(ticket)))
 }
 
 /// Query of `GET /v1/queue/{ticket}`.

@@ -9,6 +9,7 @@ use utoipa::IntoParams;
 use super::tables_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
 use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
 use crate::lobby::Lobby;
 use crate::rules::Variant;
 use crate::service::Error;
@@ -38,7 +39,7 @@ pub async fn create_table(tables: Data<Lobby>, body: JsonBytes) -> Result<HttpRe
     let req: CreateTable = parse_body(&body)?;
     let created = tables.create_table(req.into()).await?;
     let location = format!("/v1/tables/{}", created.table.table_id);
-    Ok(super::created(location).json(TableCreated::from(created)))
+    Ok(respond::created(location).json(TableCreated::from(created)))
 }
 
 /// A table: its seats, who sits there, and its match once started.

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::players_wire::SeatPlayer;
-use super::schema::SeatNumber;
 use super::wire::{OnTimeout, SeatToken};
+use crate::http::openapi::schema::SeatNumber;
 use crate::lobby::{self, records};
 use crate::rules::{Rules, Seat, Side};
 

@@ -82,7 +82,7 @@ pub struct SeatSpec {
     /// The house bot for a `bot` seat, and the stand-in on a timeout: a
     /// house bot name or a strength level (`easy`, `medium`, `hard`,
     /// `expert`).
-    #[schema(value_type = Option<super::schema::HouseBot>)]
+    #[schema(value_type = Option<crate::http::openapi::schema::HouseBot>)]
     pub bot: Option<String>,
     /// A display name: printable text (no control, bidi or zero-width
     /// characters), at most 64 characters.
@@ -170,7 +170,7 @@ impl From<CreateMatch> for service::NewMatch {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SeatToken {
     /// The seat it acts for.
-    #[schema(value_type = super::schema::SeatNumber)]
+    #[schema(value_type = crate::http::openapi::schema::SeatNumber)]
     pub seat: Seat,
     /// Send as `Authorization: Bearer <token>`.
     pub token: String,
@@ -214,7 +214,7 @@ pub struct LegalMoves {
     /// The number of the match's last event at that version.
     pub last_seq: u64,
     /// The seat to act (null when the match is over).
-    #[schema(value_type = Option<super::schema::SeatNumber>)]
+    #[schema(value_type = Option<crate::http::openapi::schema::SeatNumber>)]
     pub turn: Option<Seat>,
     /// The caller's legal actions (empty when it is not its turn).
     pub actions: Vec<Action>,
@@ -265,7 +265,7 @@ pub struct EventView {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct EventsPage {
     /// The events after the requested number, oldest first.
-    #[schema(value_type = Vec<super::schema::events::Event>)]
+    #[schema(value_type = Vec<crate::http::openapi::schema::events::Event>)]
     pub events: Vec<EventView>,
     /// The number of the last event of the match: the `after` of the next
     /// request.
@@ -301,10 +301,10 @@ impl From<service::EventsPage> for EventsPage {
 #[derive(Serialize, ToSchema)]
 pub struct SeatInfo {
     /// The seat number.
-    #[schema(value_type = super::schema::SeatNumber)]
+    #[schema(value_type = crate::http::openapi::schema::SeatNumber)]
     pub seat: Seat,
     /// The side it scores for (its team in pairs, itself in abarrotada).
-    #[schema(value_type = super::schema::SideNumber)]
+    #[schema(value_type = crate::http::openapi::schema::SideNumber)]
     pub team: Side,
     /// `remote` or `bot`.
     pub kind: SeatKind,
@@ -380,7 +380,7 @@ impl From<engine::MatchView> for MatchView {
     }
 }
 
-super::schema::lend!(MatchView, SeatInfo);
+crate::http::openapi::schema::lend!(MatchView, SeatInfo);
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 
+use crate::http::respond::json_body;
 use crate::service::Tag;
 
 /// The entity tag of a representation made for `tag`.
@@ -71,26 +72,6 @@ pub fn ok_json(tag: &Tag, body: impl serde::Serialize) -> HttpResponse {
     let mut b = HttpResponse::Ok();
     tagged(&mut b, tag);
     json_body(b, &body)
-}
-
-/// Room reserved for a JSON answer: a view of a long match is a few
-/// kilobytes, written at once instead of through a growing buffer.
-const JSON_CAPACITY: usize = 8 * 1024;
-
-/// `b` with `body` as JSON: the same answer as
-/// [`HttpResponseBuilder::json`], serialized into a buffer of
-/// [`JSON_CAPACITY`] instead of one grown (and copied) as it fills.
-pub fn json_body(mut b: HttpResponseBuilder, body: &impl serde::Serialize) -> HttpResponse {
-    let mut buf = Vec::with_capacity(JSON_CAPACITY);
-    match serde_json::to_writer(&mut buf, body) {
-        Ok(()) => b
-            .insert_header((
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            ))
-            .body(buf),
-        Err(_) => b.json(body),
-    }
 }
 
 #[cfg(test)]

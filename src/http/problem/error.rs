@@ -40,7 +40,7 @@ pub struct Problem {
     /// `store_unavailable`, `busy`, `store_full`, `match_too_large`,
     /// `internal_error`, `player_not_found`, `table_not_found`,
     /// `invite_not_found`, `table_expired`, `seat_taken`, `table_started`.
-    #[schema(value_type = crate::http::schema::problem::ProblemCode)]
+    #[schema(value_type = crate::http::openapi::schema::problem::ProblemCode)]
     pub code: String,
     /// With `illegal_move`, `wrong_phase` and `not_your_turn`: the rule the
     /// action breaks, as a stable word (the same in every language).

@@ -167,7 +167,7 @@ macro_rules! lend {
         )*
     };
 }
-pub(super) use lend;
+pub(crate) use lend;
 
 pub mod actions;
 pub mod document;
