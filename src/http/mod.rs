@@ -1,32 +1,33 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
 //!
-//! What the handlers share sits apart from them: [`middleware`] (limits,
-//! request extraction, conditional reads, request metrics), [`problem`]
-//! (errors as problem details, their translations), [`openapi`] (the
-//! document and its schemas) and [`respond`] (answers built alike).
-//! [`routes`] registers every operation; [`server`] runs them.
+//! One folder per domain, each with its handlers beside its wire types:
+//! [`matches`] (with the actions and a match's event stream), [`tables`],
+//! [`challenges`], [`queue`], [`players`], [`ratings`], and [`ops`]
+//! (health, metrics). What the domains share sits apart: [`middleware`]
+//! (limits, request extraction, conditional reads, request metrics),
+//! [`problem`] (errors as problem details, their translations),
+//! [`openapi`] (the document and its schemas) and [`respond`] (answers
+//! built alike). [`routes`] registers every operation; [`server`] runs
+//! them; [`web_client`] serves the reference web client.
+//!
+//! A domain may import the shared parts and the wire types of the domains
+//! it builds on (players, then matches); the shared parts import no
+//! domain.
 
-mod actions;
 mod challenges;
-mod challenges_wire;
 mod matches;
 mod middleware;
 mod openapi;
 mod ops;
 mod players;
-mod players_wire;
 mod problem;
 mod queue;
 mod ratings;
-mod ratings_wire;
 mod respond;
 mod routes;
 mod server;
-mod stream;
 mod tables;
-mod tables_wire;
 mod web_client;
-mod wire;
 
 pub use middleware::extract::MAX_BODY_BYTES;
 pub use middleware::limit;

@@ -2,7 +2,7 @@
 //! `Idempotency-Key`, and bodies read within a time and size limit,
 //! checked to be JSON and parsed into clear problems; and the
 //! `access_token` query parameter of the reads a browser's `EventSource`
-//! makes (it cannot send headers). The request log never shows that
+//! makes (it cannot send headers); a player's API key. The request log never shows that
 //! parameter (see [`super::redact`]).
 
 use std::future::{Ready, ready};
@@ -56,6 +56,22 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<Option<&str>> {
             .map(str::trim)
             .filter(|t| !t.is_empty() && t.len() <= 256),
     )
+}
+
+/// The caller's API key: a `bp_` bearer (players, their tables,
+/// challenges and queue tickets are acted on with it).
+///
+/// # Errors
+/// `Unauthorized` without a bearer, or with one that is not an API key.
+pub fn player_key(token: Option<String>) -> Result<String, ApiError> {
+    match token {
+        Some(k) if k.starts_with(crate::lobby::records::KEY_PREFIX) => Ok(k),
+        Some(_) => Err(Error::Unauthorized("this is not a player API key".into()).into()),
+        None => Err(Error::Unauthorized(
+            "send the player's API key as `Authorization: Bearer <key>`".into(),
+        )
+        .into()),
+    }
 }
 
 /// The seat token of a read that also takes it as an `access_token` query

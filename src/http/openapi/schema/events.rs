@@ -285,7 +285,7 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::http::wire::{CreateMatch, EventsPage};
+    use crate::http::matches::wire::{CreateMatch, EventsPage};
     use crate::service::{Act, ActRequest, Limits, Service};
     use crate::store::MemoryStore;
 

@@ -160,7 +160,7 @@ pub async fn stream_events(
 ///
 /// # Errors
 /// `400` when it is not an event number.
-pub(super) fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+pub fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
     let Some(v) = req.headers().get("last-event-id") else {
         return Ok(None);
     };
@@ -175,7 +175,7 @@ pub(super) fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> 
 ///
 /// # Errors
 /// `429` when the address holds as many streams as it may.
-pub(super) fn open_stream_slot(req: &HttpRequest) -> Result<Slot, ApiError> {
+pub fn open_stream_slot(req: &HttpRequest) -> Result<Slot, ApiError> {
     match req.app_data::<Data<Limiter>>() {
         Some(limiter) => limiter.open_stream(req),
         None => Err(Error::Internal("no limiter".into()).into()),

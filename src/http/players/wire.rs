@@ -93,7 +93,7 @@ pub struct Player {
     pub created_at: String,
     /// Its rating in each pool it has played rated matches in (a house
     /// bot: its fixed anchor in every pool).
-    pub ratings: Vec<super::ratings_wire::PoolRating>,
+    pub ratings: Vec<crate::http::ratings::wire::PoolRating>,
 }
 
 impl From<records::PlayerRecord> for Player {
@@ -115,7 +115,7 @@ impl From<records::PlayerRecord> for Player {
             created_at: crate::service::rfc3339(created_ms),
             ratings: ratings
                 .iter()
-                .map(|(pool, r)| super::ratings_wire::PoolRating::of(pool, r))
+                .map(|(pool, r)| crate::http::ratings::wire::PoolRating::of(pool, r))
                 .collect(),
         }
     }

@@ -5,9 +5,8 @@
 use actix_web::web::{Data, Path};
 use actix_web::{HttpResponse, delete, get, post};
 
-use super::challenges_wire::{Challenge, ChallengeList, CreateChallenge};
-use super::players::player_key;
-use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use super::wire::{Challenge, ChallengeList, CreateChallenge};
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body, player_key};
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
 use crate::lobby::Lobby;

@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::ratings_wire::{Leaderboard, PlayerRatings};
+use super::wire::{Leaderboard, PlayerRatings};
 use crate::http::problem::{ApiError, Problem};
 use crate::lobby::Lobby;
 use crate::rules::Variant;

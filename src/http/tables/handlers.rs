@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::tables_wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
+use super::wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;

@@ -10,9 +10,11 @@ use futures_util::stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::players_wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
-use super::stream::SseEvent;
-use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token, parse_body};
+use super::wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
+use crate::http::matches::stream::SseEvent;
+use crate::http::middleware::extract::{
+    Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
+};
 use crate::http::problem::{ApiError, Lang, Problem};
 use crate::http::respond;
 use crate::lobby::{Lobby, NewPlayer};
@@ -20,18 +22,6 @@ use crate::service::Error;
 
 /// How long the stream waits for an event before a keep-alive comment.
 const HEARTBEAT_MS: u64 = 15_000;
-
-/// The caller's API key: a `bp_` bearer.
-pub(super) fn player_key(token: Option<String>) -> Result<String, ApiError> {
-    match token {
-        Some(k) if k.starts_with(crate::lobby::records::KEY_PREFIX) => Ok(k),
-        Some(_) => Err(Error::Unauthorized("this is not a player API key".into()).into()),
-        None => Err(Error::Unauthorized(
-            "send the player's API key as `Authorization: Bearer <key>`".into(),
-        )
-        .into()),
-    }
-}
 
 /// Register a player.
 ///
@@ -200,8 +190,8 @@ pub async fn events(
             .await?;
         return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
     }
-    let last_event_id = super::stream::last_event_id(&req)?;
-    let slot = super::stream::open_stream_slot(&req)?;
+    let last_event_id = crate::http::matches::stream::last_event_id(&req)?;
+    let slot = crate::http::matches::stream::open_stream_slot(&req)?;
     let lang = Lang::of(&req);
     let state = (
         slot,

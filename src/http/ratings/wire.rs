@@ -4,7 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::players_wire::PlayerKind;
+use crate::http::players::wire::PlayerKind;
 use crate::lobby::{self, records};
 
 /// A player's standing in one rated pool.

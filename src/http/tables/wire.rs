@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::players_wire::SeatPlayer;
-use super::wire::{OnTimeout, SeatToken};
+use crate::http::matches::wire::{OnTimeout, SeatToken};
 use crate::http::openapi::schema::SeatNumber;
+use crate::http::players::wire::SeatPlayer;
 use crate::lobby::{self, records};
 use crate::rules::{Rules, Seat, Side};
 

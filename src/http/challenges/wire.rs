@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::players_wire::SeatPlayer;
-use super::wire::OnTimeout;
+use crate::http::matches::wire::OnTimeout;
+use crate::http::players::wire::SeatPlayer;
 use crate::lobby::{self, challenges};
 use crate::rules::{Rules, Seat, Side, Variant};
 

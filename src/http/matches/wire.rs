@@ -16,7 +16,7 @@ use crate::rules::view::GameView;
 use crate::rules::{Action, Rules, Seat, Side};
 use crate::service;
 
-pub use super::players_wire::SeatPlayer;
+use crate::http::players::wire::SeatPlayer;
 
 /// The service types described here.
 mod engine {

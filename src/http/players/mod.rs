@@ -1,0 +1,9 @@
+//! Players: registering them, their API keys and profiles, and a player's
+//! event stream, as a long poll or as server-sent events ([`handlers`]);
+//! their request and response types ([`wire`]).
+//!
+//! Imports: the shared parts of `http` and the lobby; players are what
+//! other domains build on (their `SeatPlayer`, `PlayerKind`).
+
+pub mod handlers;
+pub mod wire;
