@@ -1,49 +1,12 @@
-//! The response types of ratings: a player's standing per pool, its
-//! rating history and a pool's leaderboard, with their OpenAPI schemas.
+//! The response types of ratings: a player's rating history per pool and
+//! a pool's leaderboard, with their OpenAPI schemas (a standing in a pool,
+//! [`PoolRating`], is part of a player's profile and comes from there).
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::http::players::wire::PlayerKind;
+use crate::http::players::wire::{PlayerKind, PoolRating};
 use crate::lobby::{self, records};
-
-/// A player's standing in one rated pool.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-#[schema(example = json!({"pool": "pairs", "rating": 1562.3, "deviation": 181.4, "volatility": 0.05999, "games": 3, "provisional": true, "updated_at": "2026-11-23T21:04:05.123Z"}))]
-pub struct PoolRating {
-    /// The pool: `pairs`, `abarrotada` or `abarrotada3`.
-    pub pool: String,
-    /// The Glicko-2 rating (1500 for a new player).
-    pub rating: f64,
-    /// The rating deviation: how uncertain the rating is (350 for a new
-    /// player).
-    pub deviation: f64,
-    /// The volatility: how erratic the player's results are.
-    pub volatility: f64,
-    /// Rated matches finished in this pool.
-    pub games: u64,
-    /// Whether the deviation is still above 110: too few rated matches
-    /// for the rating to mean much.
-    pub provisional: bool,
-    /// When the rating last changed (RFC 3339); null for a house bot's
-    /// fixed anchor.
-    pub updated_at: Option<String>,
-}
-
-impl PoolRating {
-    /// The standing `r` in `pool`.
-    pub fn of(pool: &str, r: &records::PlayerRating) -> PoolRating {
-        PoolRating {
-            pool: pool.to_string(),
-            rating: r.rating.rating,
-            deviation: r.rating.deviation,
-            volatility: r.rating.volatility,
-            games: r.games,
-            provisional: r.rating.provisional(),
-            updated_at: (r.updated_ms > 0).then(|| crate::service::rfc3339(r.updated_ms)),
-        }
-    }
-}
 
 /// What one rated match changed of a player's rating.
 #[derive(Clone, Debug, Serialize, ToSchema)]
