@@ -6,9 +6,10 @@
 //! (health, metrics). What the domains share sits apart: [`middleware`]
 //! (limits, request extraction, conditional reads, request metrics),
 //! [`problem`] (errors as problem details, their translations),
-//! [`openapi`] (the document and its schemas) and [`respond`] (answers
-//! built alike). [`routes`] registers every operation; [`server`] runs
-//! them; [`web_client`] serves the reference web client.
+//! [`openapi`] (the document and its schemas), [`sse`] (server-sent
+//! events, for every event stream) and [`respond`] (answers built
+//! alike). [`routes`] registers every operation; [`server`] runs them;
+//! [`web_client`] serves the reference web client.
 //!
 //! A domain may import the shared parts and the wire types of the domains
 //! it builds on (players, then matches); the shared parts import no
@@ -26,6 +27,7 @@ mod ratings;
 mod respond;
 mod routes;
 mod server;
+mod sse;
 mod tables;
 mod web_client;
 

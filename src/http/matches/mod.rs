@@ -4,7 +4,7 @@
 //! response types ([`wire`]).
 //!
 //! Imports: the shared parts of `http` (middleware, problem, openapi
-//! schemas, respond) and the players' [`SeatPlayer`]; the service and
+//! schemas, respond, sse) and the players' [`SeatPlayer`]; the service and
 //! the rules.
 //!
 //! [`SeatPlayer`]: crate::http::players::wire::SeatPlayer

@@ -1,27 +1,21 @@
 //! `/v1/players`: registering players, their keys and profiles, and a
 //! player's event stream (long poll, or server-sent events).
 
-use std::sync::Arc;
-
 use actix_web::http::header;
-use actix_web::web::{Bytes, Data, Path, Query};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse, delete, get, post};
-use futures_util::stream;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
-use crate::http::matches::stream::SseEvent;
 use crate::http::middleware::extract::{
     Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
 };
 use crate::http::problem::{ApiError, Lang, Problem};
 use crate::http::respond;
+use crate::http::sse::{self, Frame, SseEvent};
 use crate::lobby::{Lobby, NewPlayer};
 use crate::service::Error;
-
-/// How long the stream waits for an event before a keep-alive comment.
-const HEARTBEAT_MS: u64 = 15_000;
 
 /// Register a player.
 ///
@@ -174,12 +168,7 @@ pub async fn events(
     let key = player_key(header_or_query_token(bearer, q.access_token.as_deref())?)?;
     let (_, player) = lobby.core().authenticate(&key).await?;
     let limit = q.limit.unwrap_or(lobby.service().limits().max_events_page);
-    let wants_stream = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/event-stream"));
-    if !wants_stream {
+    if !wants_stream(&req) {
         let page = lobby
             .events(
                 &player.id,
@@ -190,66 +179,36 @@ pub async fn events(
             .await?;
         return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
     }
-    let last_event_id = crate::http::matches::stream::last_event_id(&req)?;
-    let slot = crate::http::matches::stream::open_stream_slot(&req)?;
-    let lang = Lang::of(&req);
-    let state = (
+    let last_event_id = sse::last_event_id(&req)?;
+    let slot = sse::open_stream_slot(&req)?;
+    let after = last_event_id.or(q.after).unwrap_or(0);
+    let (lobby, id) = (lobby.into_inner(), player.id);
+    Ok(sse::respond(
         slot,
-        lobby.into_inner(),
-        key,
-        player.id,
-        last_event_id.or(q.after).unwrap_or(0),
-        false,
-    );
-    let body = stream::unfold(
-        state,
-        move |(slot, lobby, key, id, after, done)| async move {
-            if done {
-                return None;
-            }
-            let lobby: Arc<Lobby> = lobby;
+        Lang::of(&req),
+        after,
+        None,
+        async move |after| {
             // A revoked or rotated key ends the stream.
-            let page = match lobby.core().authenticate(&key).await {
-                Ok(_) => lobby.events(&id, after, HEARTBEAT_MS, 100).await,
-                Err(e) => Err(e),
-            };
-            let (chunk, after, done) = match page {
-                Err(e) => (
-                    format!(
-                        "event: error\ndata: {}\n\n",
-                        serde_json::to_string(&Problem::of(&ApiError::from(e), lang))
-                            .unwrap_or_default()
-                    ),
-                    after,
-                    true,
-                ),
-                Ok(p) if p.events.is_empty() => (": keep-alive\n\n".to_string(), after, false),
-                Ok(p) => {
-                    let mut out = String::new();
-                    let mut last = after;
-                    for e in PlayerEventsPage::from(p).events {
-                        let kind = e
-                            .body
-                            .get("type")
-                            .and_then(|t| t.as_str())
-                            .unwrap_or("event")
-                            .to_string();
-                        let data = serde_json::to_string(&e).unwrap_or_default();
-                        out.push_str(&format!("id: {}\nevent: {kind}\ndata: {data}\n\n", e.seq));
-                        last = e.seq;
-                    }
-                    (out, last, false)
-                }
-            };
-            Some((
-                Ok::<_, actix_web::Error>(Bytes::from(chunk)),
-                (slot, lobby, key, id, after, done),
-            ))
+            lobby.core().authenticate(&key).await?;
+            let page = lobby
+                .events(&id, after, sse::HEARTBEAT_MS, sse::PAGE)
+                .await?;
+            let page = PlayerEventsPage::from(page);
+            Ok(page
+                .events
+                .iter()
+                .map(|e| Frame::of(e.seq, &e.body, e))
+                .collect())
         },
-    );
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header(("Cache-Control", "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+    ))
+}
+
+/// Whether the request asks for server-sent events (`Accept:
+/// text/event-stream`) rather than JSON.
+fn wants_stream(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"))
 }
