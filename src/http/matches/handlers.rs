@@ -1,6 +1,8 @@
 //! The `/v1/matches` resources that create and read matches (the action
 //! resources are in `actions.rs`).
 
+use std::convert::identity;
+
 use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpRequest, HttpResponse, get, post};
 use serde::Deserialize;
@@ -12,7 +14,7 @@ use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token,
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
 use crate::rules::view::HistoryView;
-use crate::service::{Conditional, Service};
+use crate::service::Service;
 
 /// Query of `GET …/events`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -88,15 +90,10 @@ pub async fn get_match(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let cached = IfNoneMatch::of(&req);
-    Ok(
-        match svc
-            .view_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
-            .await?
-        {
-            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
-            Conditional::Changed(tag, view) => conditional::ok_json(&tag, view),
-        },
-    )
+    let read = svc
+        .view_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+        .await?;
+    Ok(conditional::answer(read, identity))
 }
 
 /// The caller's legal actions now (empty when it is not its turn).
@@ -120,15 +117,10 @@ pub async fn legal_moves(
 ) -> Result<HttpResponse, ApiError> {
     let cached = IfNoneMatch::of(&req);
     let token = bearer.0.as_deref();
-    Ok(
-        match svc
-            .legal_moves_unless(&id, token, q.hint.as_deref(), |t| cached.holds(t))
-            .await?
-        {
-            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
-            Conditional::Changed(tag, moves) => conditional::ok_json(&tag, LegalMoves::from(moves)),
-        },
-    )
+    let read = svc
+        .legal_moves_unless(&id, token, q.hint.as_deref(), |t| cached.holds(t))
+        .await?;
+    Ok(conditional::answer(read, LegalMoves::from))
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
@@ -184,13 +176,8 @@ pub async fn history(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let cached = IfNoneMatch::of(&req);
-    Ok(
-        match svc
-            .history_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
-            .await?
-        {
-            Conditional::Unchanged(tag) => conditional::not_modified(&tag),
-            Conditional::Changed(tag, record) => conditional::ok_json(&tag, record),
-        },
-    )
+    let read = svc
+        .history_unless(&id, bearer.0.as_deref(), |t| cached.holds(t))
+        .await?;
+    Ok(conditional::answer(read, identity))
 }

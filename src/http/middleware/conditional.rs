@@ -1,19 +1,23 @@
-//! `ETag` and `If-None-Match` on the reads of a match: the view, the legal
-//! moves and the record.
+//! Conditional reads: `ETag` and `If-None-Match`, the one place that reads
+//! which representations a client holds (RFC 9110 §13.1.2: weak
+//! comparison, `*` for any, several headers read as one list). Every
+//! answer with an entity tag asks it: the reads of a match (the view, the
+//! legal moves and the record) and the files of the web client.
 //!
-//! A representation is made for one match version and one viewer, so its
-//! entity tag names both: `"12-seat2"`, `"12-spectator"`. The answers vary
-//! with `Authorization` (each seat sees its own cards) and say so in
-//! `Vary`. A client that sends the tag back in `If-None-Match` gets `304
-//! Not Modified` with no body while the match stands still; the server then
-//! loads the match once (to check the token) and builds nothing. The
-//! version in a tag is also what `If-Match` takes on an action.
+//! A representation of a match is made for one match version and one
+//! viewer, so its entity tag names both: `"12-seat2"`, `"12-spectator"`.
+//! The answers vary with `Authorization` (each seat sees its own cards)
+//! and say so in `Vary`. A client that sends the tag back in
+//! `If-None-Match` gets `304 Not Modified` with no body while the match
+//! stands still; the server then loads the match once (to check the token)
+//! and builds nothing. The version in a tag is also what `If-Match` takes
+//! on an action.
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
 
 use crate::http::respond::json_body;
-use crate::service::Tag;
+use crate::service::{Conditional, Tag};
 
 /// The entity tag of a representation made for `tag`.
 pub fn etag(tag: &Tag) -> String {
@@ -42,11 +46,17 @@ impl IfNoneMatch {
         IfNoneMatch((!values.is_empty()).then_some(values))
     }
 
-    /// Whether the client holds the representation made for `tag`.
-    pub fn holds(&self, tag: &Tag) -> bool {
+    /// Whether the client holds the representation whose entity tag is
+    /// `etag` (a quoted tag, as `ETag` sends it).
+    pub fn holds_tag(&self, etag: &str) -> bool {
         let Some(tags) = &self.0 else { return false };
-        let mine = etag(tag);
-        tags.iter().any(|t| t == "*" || *t == mine)
+        tags.iter().any(|t| t == "*" || t == etag)
+    }
+
+    /// Whether the client holds the representation of a match made for
+    /// `tag`.
+    pub fn holds(&self, tag: &Tag) -> bool {
+        self.holds_tag(&etag(tag))
     }
 }
 
@@ -61,17 +71,30 @@ fn tagged(builder: &mut HttpResponseBuilder, tag: &Tag) {
 }
 
 /// `304 Not Modified` for a representation the client holds.
-pub fn not_modified(tag: &Tag) -> HttpResponse {
+fn not_modified(tag: &Tag) -> HttpResponse {
     let mut b = HttpResponse::NotModified();
     tagged(&mut b, tag);
     b.finish()
 }
 
 /// `200 OK` with `body` as JSON, tagged.
-pub fn ok_json(tag: &Tag, body: impl serde::Serialize) -> HttpResponse {
+fn ok_json(tag: &Tag, body: impl serde::Serialize) -> HttpResponse {
     let mut b = HttpResponse::Ok();
     tagged(&mut b, tag);
     json_body(b, &body)
+}
+
+/// The answer to a conditional read of a match: `304` when the client
+/// holds the representation, else `200` with `show` of it as JSON; tagged
+/// either way.
+pub fn answer<T, B: serde::Serialize>(
+    read: Conditional<T>,
+    show: impl FnOnce(T) -> B,
+) -> HttpResponse {
+    match read {
+        Conditional::Unchanged(tag) => not_modified(&tag),
+        Conditional::Changed(tag, body) => ok_json(&tag, show(body)),
+    }
 }
 
 #[cfg(test)]
@@ -103,5 +126,17 @@ mod tests {
         assert!(IfNoneMatch::of(&any).holds(&spectator));
         let none = TestRequest::default().to_http_request();
         assert!(!IfNoneMatch::of(&none).holds(&seat));
+    }
+
+    #[test]
+    fn any_entity_tag_is_held_when_sent_back() {
+        let asset = "\"0a1b2c3d4e5f60718293a4b5\"";
+        let req = TestRequest::default()
+            .insert_header((header::IF_NONE_MATCH, asset))
+            .to_http_request();
+        assert!(IfNoneMatch::of(&req).holds_tag(asset));
+        assert!(!IfNoneMatch::of(&req).holds_tag("\"ffffffffffffffffffffffff\""));
+        let none = TestRequest::default().to_http_request();
+        assert!(!IfNoneMatch::of(&none).holds_tag(asset));
     }
 }
