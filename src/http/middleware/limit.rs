@@ -223,21 +223,50 @@ impl Limiter {
     /// Takes a token from every bucket the request counts against: the
     /// state of each, or the refusal with the state of those checked.
     fn check(&self, req: &ServiceRequest) -> Result<Vec<Quota>, (ApiError, Vec<Quota>)> {
-        let l = &self.limits;
-        if l.trusted_proxies == 0 && matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
-            metrics().limit_hit("connections_per_ip");
-            let ip = self.client_ip(req.request());
-            self.log_refusal("connections", &ip);
-            let refusal = ApiError::RateLimited {
-                retry_after: 1,
-                detail: format!(
-                    "limit: {} open connections per client address",
-                    l.connections_per_ip
-                ),
-            };
+        if let Some(refusal) = self.connection_refusal(req) {
             return Err((refusal, Vec::new()));
         }
         let ip = self.client_ip(req.request());
+        let mut quotas = Vec::new();
+        for charge in self.charges(req, &ip) {
+            if charge.rate == 0 {
+                continue;
+            }
+            match self.charge(charge, &ip) {
+                Ok(quota) => quotas.push(quota),
+                Err((refusal, quota)) => {
+                    quotas.push(quota);
+                    return Err((refusal, quotas));
+                }
+            }
+        }
+        Ok(quotas)
+    }
+
+    /// The refusal of every request on a connection that was over its
+    /// address's cap when it opened (only when no proxy is trusted: behind
+    /// proxies every connection comes from a proxy).
+    fn connection_refusal(&self, req: &ServiceRequest) -> Option<ApiError> {
+        let l = &self.limits;
+        if l.trusted_proxies != 0 || !matches!(req.conn_data::<ConnSlot>(), Some(ConnSlot::Over)) {
+            return None;
+        }
+        metrics().limit_hit("connections_per_ip");
+        let ip = self.client_ip(req.request());
+        self.log_refusal("connections", &ip);
+        Some(ApiError::RateLimited {
+            retry_after: 1,
+            detail: format!(
+                "limit: {} open connections per client address",
+                l.connections_per_ip
+            ),
+        })
+    }
+
+    /// The buckets `req` counts against, its client address being `ip`:
+    /// bursts of twice the rate per second, of the rate per minute.
+    fn charges(&self, req: &ServiceRequest, ip: &str) -> Vec<Charge> {
+        let l = &self.limits;
         let token = bearer_token(req.headers()).flatten();
         let creates = req.method() == actix_web::http::Method::POST
             && matches!(
@@ -246,92 +275,112 @@ impl Limiter {
             );
         let invites = req.path().starts_with("/v1/invites/");
         let hints = req.path().ends_with("/legal-moves") && req.query_string().contains("hint=");
-        // (bucket, rate, per seconds, burst, what is counted, metric label):
-        // bursts of twice the rate per second, of the rate per minute.
-        let checks = [
-            Some((
+        let per_second = |key: String, rate, what, label| Charge {
+            key,
+            rate,
+            per: 1.0,
+            burst: 2.0,
+            what,
+            label,
+        };
+        let per_minute = |key: String, rate, what, label| Charge {
+            key,
+            rate,
+            per: 60.0,
+            burst: 1.0,
+            what,
+            label,
+        };
+        [
+            Some(per_second(
                 format!("ip:{ip}"),
                 l.per_ip_per_sec,
-                1.0,
-                2.0,
                 "requests per second per client address",
                 "ip",
             )),
             token.map(|t| {
-                (
+                per_second(
                     format!("tok:{}", crate::service::token_key(t)),
                     l.per_token_per_sec,
-                    1.0,
-                    2.0,
                     "requests per second per seat token",
                     "token",
                 )
             }),
             creates.then(|| {
-                (
+                per_minute(
                     format!("create:{ip}"),
                     l.creates_per_min,
-                    60.0,
-                    1.0,
                     "matches created per minute per client address (tables and players count too)",
                     "create",
                 )
             }),
             invites.then(|| {
-                (
+                per_minute(
                     format!("invite:{ip}"),
                     l.invites_per_min,
-                    60.0,
-                    1.0,
                     "invite requests per minute per client address",
                     "invite",
                 )
             }),
             hints.then(|| {
-                (
+                per_second(
                     format!("hint:{ip}"),
                     l.hints_per_sec,
-                    1.0,
-                    2.0,
                     "hints per second per client address",
                     "hint",
                 )
             }),
-        ];
-        let mut quotas = Vec::new();
-        for (key, rate, per, burst, what, label) in checks.into_iter().flatten() {
-            if rate == 0 {
-                continue;
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    /// Takes a token from the bucket of `c`: the bucket's state, or the
+    /// refusal with that state (counted, and logged as `ip`'s).
+    fn charge(&self, c: Charge, ip: &str) -> Result<Quota, (ApiError, Quota)> {
+        let size = f64::from(c.rate) * c.burst;
+        let mut quota = Quota {
+            name: c.label,
+            quota: size as u64,
+            window: (size * c.per / f64::from(c.rate)).ceil() as u64,
+            remaining: 0,
+            reset: 0,
+        };
+        match self.take(c.key, c.rate, c.per, size) {
+            Ok((remaining, reset)) => {
+                quota.remaining = remaining;
+                quota.reset = reset;
+                Ok(quota)
             }
-            let size = f64::from(rate) * burst;
-            let mut quota = Quota {
-                name: label,
-                quota: size as u64,
-                window: (size * per / f64::from(rate)).ceil() as u64,
-                remaining: 0,
-                reset: 0,
-            };
-            match self.take(key, rate, per, size) {
-                Ok((remaining, reset)) => {
-                    quota.remaining = remaining;
-                    quota.reset = reset;
-                    quotas.push(quota);
-                }
-                Err(retry_after) => {
-                    metrics().rate_limited.with_label_values(&[label]).inc();
-                    self.log_refusal(label, &ip);
-                    quota.reset = retry_after;
-                    quotas.push(quota);
-                    let refusal = ApiError::RateLimited {
-                        retry_after,
-                        detail: format!("limit: {rate} {what}"),
-                    };
-                    return Err((refusal, quotas));
-                }
+            Err(retry_after) => {
+                metrics().rate_limited.with_label_values(&[c.label]).inc();
+                self.log_refusal(c.label, ip);
+                quota.reset = retry_after;
+                let refusal = ApiError::RateLimited {
+                    retry_after,
+                    detail: format!("limit: {} {}", c.rate, c.what),
+                };
+                Err((refusal, quota))
             }
         }
-        Ok(quotas)
     }
+}
+
+/// One bucket a request is charged a token from.
+struct Charge {
+    /// The bucket: what is limited and for whom (`ip:…`, `tok:…`, …).
+    key: String,
+    /// Requests allowed per `per` seconds (0: no limit).
+    rate: u32,
+    /// The seconds `rate` is counted over.
+    per: f64,
+    /// The bucket's size, in multiples of `rate`.
+    burst: f64,
+    /// What is counted, as the refusal's detail says it.
+    what: &'static str,
+    /// The bucket's name in the `RateLimit` fields and the metrics.
+    label: &'static str,
 }
 
 /// The middleware: refuses with `429 rate_limited` past a limit, and
