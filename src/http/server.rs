@@ -74,11 +74,11 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
     origins.iter().fold(base, |c, o| c.allowed_origin(o))
 }
 
-/// The application: routes, extractor error handlers, size limits, rate
-/// limits, CORS, request metrics, Swagger UI serving `api` (built once by
-/// [`openapi`], shared by every worker), and `405`/`404` for what no route
-/// takes.
-fn app(
+/// What every worker's application is built from: the state its handlers
+/// and middleware read, its CORS origins and body timeout, and the
+/// document Swagger UI serves (built once by [`openapi`]).
+#[derive(Clone)]
+struct Shared {
     svc: Data<Service>,
     lobby: Data<Lobby>,
     limiter: Data<limit::Limiter>,
@@ -87,6 +87,13 @@ fn app(
     cors_origins: Vec<String>,
     body_timeout: Duration,
     api: utoipa::openapi::OpenApi,
+}
+
+/// The application: routes, extractor error handlers, size limits, rate
+/// limits, CORS, request metrics, Swagger UI serving the document, and
+/// `405`/`404` for what no route takes.
+fn app(
+    shared: Shared,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -96,6 +103,16 @@ fn app(
         InitError = (),
     >,
 > {
+    let Shared {
+        svc,
+        lobby,
+        limiter,
+        access,
+        resources,
+        cors_origins,
+        body_timeout,
+        api,
+    } = shared;
     App::new()
         .into_utoipa_app()
         .app_data(svc)
@@ -166,26 +183,22 @@ pub fn serve_split(
     let counts = Arc::clone(limiter.connections());
     let per_ip = opts.rate_limits.connections_per_ip;
     let api = openapi();
-    let resources = Data::new(allow::Resources::new(&api));
-    let origins = opts.cors_origins.clone();
-    let body_timeout = opts.body_timeout;
-    let mut server = HttpServer::new(move || {
-        app(
-            data.clone(),
-            lobby.clone(),
-            limiter.clone(),
-            access.clone(),
-            resources.clone(),
-            origins.clone(),
-            body_timeout,
-            api.clone(),
-        )
-    })
-    .on_connect(move |conn, ext| open_limit::on_connect(&counts, per_ip, conn, ext))
-    .client_request_timeout(opts.header_timeout)
-    .client_disconnect_timeout(Duration::from_secs(1))
-    .keep_alive(Duration::from_secs(5))
-    .listen(listener)?;
+    let shared = Shared {
+        svc: data,
+        lobby,
+        limiter,
+        access,
+        resources: Data::new(allow::Resources::new(&api)),
+        cors_origins: opts.cors_origins.clone(),
+        body_timeout: opts.body_timeout,
+        api,
+    };
+    let mut server = HttpServer::new(move || app(shared.clone()))
+        .on_connect(move |conn, ext| open_limit::on_connect(&counts, per_ip, conn, ext))
+        .client_request_timeout(opts.header_timeout)
+        .client_disconnect_timeout(Duration::from_secs(1))
+        .keep_alive(Duration::from_secs(5))
+        .listen(listener)?;
     if let Some(m) = metrics_listener {
         server = server.listen(m)?;
     }
