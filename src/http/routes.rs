@@ -1,6 +1,6 @@
 //! Every operation of the API, registered in one place: the server serves
 //! them ([`super::server`]) and the OpenAPI document is collected from them
-//! ([`super::openapi`]).
+//! ([`super::openapi()`]).
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
