@@ -1,350 +1,38 @@
 //! The HTTP/JSON API: actix handlers, errors and the OpenAPI document.
+//!
+//! One folder per domain, each with its handlers beside its wire types:
+//! `matches/` (with the actions and a match's event stream), `tables/`,
+//! `challenges/`, `queue/`, `players/`, `ratings/`, and `ops/` (health,
+//! metrics). What the domains share sits apart: `middleware/` (limits,
+//! request extraction, conditional reads, request metrics), `problem/`
+//! (errors as problem details, their translations), `openapi/` (the
+//! document and its schemas), `sse.rs` (server-sent events, for every
+//! event stream) and `respond.rs` (answers built alike). `routes.rs`
+//! registers every operation; `server.rs` runs them; `web_client.rs`
+//! serves the reference web client.
+//!
+//! A domain may import the shared parts and the wire types of the domains
+//! it builds on (players, then matches); the shared parts import no
+//! domain.
 
-mod actions;
-mod allow;
 mod challenges;
-mod challenges_wire;
-mod client_addr;
-mod common_errors;
-mod conditional;
-pub mod error;
-mod extract;
-mod health;
-pub mod i18n;
-pub mod limit;
 mod matches;
-mod metrics;
-mod open_limit;
+mod middleware;
+mod openapi;
+mod ops;
 mod players;
-mod players_wire;
+mod problem;
 mod queue;
 mod ratings;
-mod ratings_wire;
-mod schema;
-mod spec_headers;
-mod spec_notes;
-mod stream;
+mod respond;
+mod routes;
+mod server;
+mod sse;
 mod tables;
-mod tables_wire;
 mod web_client;
-mod wire;
 
-use std::net::TcpListener;
-use std::sync::Arc;
-use std::time::Duration;
-
-use actix_web::body::MessageBody;
-use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::ErrorHandlers;
-use actix_web::web::{self, Data};
-use actix_web::{App, HttpServer};
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
-use utoipa_actix_web::AppExt;
-use utoipa_actix_web::service_config::ServiceConfig;
-use utoipa_swagger_ui::SwaggerUi;
-
-use crate::lobby::Lobby;
-use crate::service::Service;
-use error::problem_for_any_error;
-
-/// Largest request body accepted, in bytes.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
-
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "Botifarra engine",
-        version = "1.0.0",
-        description = "The reference game server for Botifarra, the Catalan trick-taking card game.\n\n\
-            Create a match, then act for a seat with its token (`Authorization: Bearer <token>`, or the \
-            Authorize button here). Every view lists `legal_actions`: post one of them verbatim to \
-            `/v1/matches/{id}/actions`. Every error is `application/problem+json` with a stable `code`.",
-        license(name = "MIT", identifier = "MIT")
-    ),
-    servers((url = "/", description = "The server that serves this document")),
-    modifiers(&SeatTokenScheme),
-    tags(
-        (name = "matches", description = "Create matches and read them"),
-        (name = "actions", description = "Act for a seat"),
-        (name = "players", description = "Players, their API keys and event streams"),
-        (name = "tables", description = "Tables with open seats, the lobby, invite codes"),
-        (name = "ratings", description = "Glicko-2 ratings of rated matches: leaderboards and rating histories"),
-        (name = "challenges", description = "Challenge players to a match, rated or casual"),
-        (name = "queue", description = "Matchmaking: queue for a match by rating"),
-        (name = "health", description = "Liveness and readiness"),
-    )
-)]
-struct ApiDoc;
-
-struct SeatTokenScheme;
-
-impl Modify for SeatTokenScheme {
-    fn modify(&self, api: &mut utoipa::openapi::OpenApi) {
-        let components = api.components.get_or_insert_with(Default::default);
-        let mut scheme = Http::new(HttpAuthScheme::Bearer);
-        scheme.description =
-            Some("The secret token of one seat, from the match creation answer.".into());
-        components.add_security_scheme("seat_token", SecurityScheme::Http(scheme));
-        let mut player = Http::new(HttpAuthScheme::Bearer);
-        player.description = Some(
-            "A player's API key (`bp_…`), from `POST /v1/players`: acts for the player and for \
-             its seats in any match."
-                .into(),
-        );
-        components.add_security_scheme("player_key", SecurityScheme::Http(player));
-        let mut metrics = Http::new(HttpAuthScheme::Bearer);
-        metrics.description =
-            Some("The server's metrics token (`--metrics-token`), when it sets one.".into());
-        components.add_security_scheme("metrics_token", SecurityScheme::Http(metrics));
-    }
-}
-
-fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(matches::create_match)
-        .service(matches::get_match)
-        .service(actions::deal)
-        .service(actions::trump)
-        .service(actions::double)
-        .service(actions::play)
-        .service(actions::post_action)
-        .service(actions::resign)
-        .service(matches::legal_moves)
-        .service(matches::events)
-        .service(stream::stream_events)
-        .service(matches::history)
-        .service(players::create_player)
-        .service(players::me)
-        .service(players::rotate_key)
-        .service(players::revoke_key)
-        .service(players::events)
-        .service(players::profile)
-        .service(ratings::player_ratings)
-        .service(ratings::leaderboard)
-        .service(tables::create_table)
-        .service(tables::get_table)
-        .service(tables::join)
-        .service(tables::leave)
-        .service(tables::lobby)
-        .service(tables::invite)
-        .service(tables::join_invite)
-        .service(challenges::create_challenge)
-        .service(challenges::list_challenges)
-        .service(challenges::get_challenge)
-        .service(challenges::accept_challenge)
-        .service(challenges::decline_challenge)
-        .service(challenges::cancel_challenge)
-        .service(queue::join_queue)
-        .service(queue::get_ticket)
-        .service(queue::leave_queue)
-        .service(health::healthz)
-        .service(health::readyz)
-        .service(metrics::metrics_text);
-}
-
-/// The OpenAPI document, generated from the handlers and types.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    let mut api = App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(routes)
-        .split_for_parts()
-        .1;
-    common_errors::add(&mut api);
-    spec_headers::add(&mut api);
-    spec_notes::add(&mut api);
-    schema::document::finish(&mut api);
-    api
-}
-
-/// The OpenAPI document as pretty JSON (what `openapi/openapi.json` holds).
-///
-/// # Errors
-/// When the document does not serialize (a bug in a schema).
-pub fn openapi_json() -> Result<String, serde_json::Error> {
-    let mut s = openapi().to_pretty_json()?;
-    s.push('\n');
-    Ok(s)
-}
-
-/// How a server instance runs: workers, rate limits, CORS.
-#[derive(Clone, Debug)]
-pub struct ServeOptions {
-    /// Worker threads (default: one per core).
-    pub workers: Option<usize>,
-    /// Rate limits.
-    pub rate_limits: limit::RateLimits,
-    /// Origins allowed to call from a browser: `*` for any (the default when
-    /// empty), else exact origins such as `https://play.example`.
-    pub cors_origins: Vec<String>,
-    /// How long a client may take to send a request's head (line and
-    /// headers); past it the connection is closed.
-    pub header_timeout: Duration,
-    /// How long a client may take to send a request body; past it the
-    /// request is refused with `408 request_timeout` and the connection
-    /// closed.
-    pub body_timeout: Duration,
-    /// A bearer token `/metrics` requires (none: `/metrics` is open).
-    pub metrics_token: Option<String>,
-}
-
-impl Default for ServeOptions {
-    fn default() -> ServeOptions {
-        ServeOptions {
-            workers: None,
-            rate_limits: limit::RateLimits::default(),
-            cors_origins: Vec::new(),
-            header_timeout: Duration::from_secs(5),
-            body_timeout: Duration::from_secs(10),
-            metrics_token: None,
-        }
-    }
-}
-
-/// A `201 Created` whose `Location` is the new resource's path.
-pub(crate) fn created(location: String) -> actix_web::HttpResponseBuilder {
-    let mut response = actix_web::HttpResponse::Created();
-    response.insert_header((actix_web::http::header::LOCATION, location));
-    response
-}
-
-fn cors(origins: &[String]) -> actix_cors::Cors {
-    let base = actix_cors::Cors::default()
-        .allow_any_method()
-        .allow_any_header()
-        .expose_headers([
-            "Retry-After",
-            "Location",
-            "ETag",
-            "Allow",
-            "RateLimit",
-            "RateLimit-Policy",
-        ])
-        .max_age(3600);
-    if origins.is_empty() || origins.iter().any(|o| o == "*") {
-        return base.allow_any_origin();
-    }
-    origins.iter().fold(base, |c, o| c.allowed_origin(o))
-}
-
-/// The application: routes, extractor error handlers, size limits, rate
-/// limits, CORS, request metrics, Swagger UI serving `api` (built once by
-/// [`openapi`], shared by every worker), and `405`/`404` for what no route
-/// takes.
-fn app(
-    svc: Data<Service>,
-    lobby: Data<Lobby>,
-    limiter: Data<limit::Limiter>,
-    access: Data<metrics::MetricsAccess>,
-    resources: Data<allow::Resources>,
-    cors_origins: Vec<String>,
-    body_timeout: Duration,
-    api: utoipa::openapi::OpenApi,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
-    App::new()
-        .into_utoipa_app()
-        .app_data(svc)
-        .app_data(lobby)
-        .app_data(limiter)
-        .app_data(access)
-        .app_data(resources)
-        .app_data(extract::BodyTimeout(body_timeout))
-        .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
-        .app_data(
-            web::QueryConfig::default()
-                .error_handler(|e, _| error::invalid(format!("invalid query: {e}"))),
-        )
-        .app_data(
-            web::PathConfig::default()
-                .error_handler(|e, _| error::invalid(format!("invalid path: {e}"))),
-        )
-        .configure(routes)
-        .into_app()
-        .configure(web_client::routes)
-        .service(
-            SwaggerUi::new("/swagger-ui/{_:.*}")
-                .url("/api-docs/openapi.json", api)
-                // Keep the seat token entered under "Authorize" across reloads.
-                .config(utoipa_swagger_ui::Config::default().persist_authorization(true)),
-        )
-        .default_service(web::to(allow::refuse))
-        .wrap(actix_web::middleware::from_fn(limit::rate_limit))
-        .wrap(actix_web::middleware::from_fn(
-            metrics::metrics_address_only,
-        ))
-        .wrap(ErrorHandlers::new().default_handler(problem_for_any_error))
-        .wrap(cors(&cors_origins))
-        .wrap(actix_web::middleware::from_fn(metrics::track))
-        .wrap(tracing_actix_web::TracingLogger::<extract::RedactedRootSpan>::new())
-}
-
-/// Starts serving `lobby` and its match service on `listener` (bind port 0 in tests and read the port
-/// from the listener). Stops gracefully on SIGTERM/SIGINT.
-///
-/// # Errors
-/// When the listener cannot be used.
-pub fn serve(listener: TcpListener, lobby: Lobby, opts: ServeOptions) -> std::io::Result<Server> {
-    serve_split(listener, None, lobby, opts)
-}
-
-/// Like [`serve`], with `/metrics` served only on `metrics_listener` when
-/// one is given (and nothing else served there).
-///
-/// # Errors
-/// When a listener cannot be used.
-pub fn serve_split(
-    listener: TcpListener,
-    metrics_listener: Option<TcpListener>,
-    lobby: Lobby,
-    opts: ServeOptions,
-) -> std::io::Result<Server> {
-    crate::lobby::spawn_housekeeping(&lobby);
-    let data = Data::from(Arc::clone(lobby.service()));
-    let lobby = Data::new(lobby);
-    let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));
-    let access = Data::new(metrics::MetricsAccess {
-        token: opts.metrics_token.clone(),
-        addr: metrics_listener
-            .as_ref()
-            .map(TcpListener::local_addr)
-            .transpose()?,
-    });
-    let counts = Arc::clone(limiter.connections());
-    let per_ip = opts.rate_limits.connections_per_ip;
-    let api = openapi();
-    let resources = Data::new(allow::Resources::new(&api));
-    let origins = opts.cors_origins.clone();
-    let body_timeout = opts.body_timeout;
-    let mut server = HttpServer::new(move || {
-        app(
-            data.clone(),
-            lobby.clone(),
-            limiter.clone(),
-            access.clone(),
-            resources.clone(),
-            origins.clone(),
-            body_timeout,
-            api.clone(),
-        )
-    })
-    .on_connect(move |conn, ext| open_limit::on_connect(&counts, per_ip, conn, ext))
-    .client_request_timeout(opts.header_timeout)
-    .client_disconnect_timeout(Duration::from_secs(1))
-    .keep_alive(Duration::from_secs(5))
-    .listen(listener)?;
-    if let Some(m) = metrics_listener {
-        server = server.listen(m)?;
-    }
-    if let Some(w) = opts.workers {
-        server = server.workers(w);
-    }
-    Ok(server.shutdown_timeout(10).run())
-}
+pub use middleware::extract::MAX_BODY_BYTES;
+pub use middleware::limit;
+pub use openapi::{openapi, openapi_json};
+pub use problem::{error, i18n};
+pub use server::{ServeOptions, serve, serve_split};

@@ -11,6 +11,8 @@ use actix_web::web::{self, Path};
 use actix_web::{HttpRequest, HttpResponse, guard};
 use sha2::{Digest, Sha256};
 
+use crate::http::middleware::conditional::IfNoneMatch;
+
 /// What the pages may load and call: this origin only.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
     connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; \
@@ -75,11 +77,7 @@ fn serve(req: &HttpRequest, name: &str) -> HttpResponse {
         None => asset.bytes.to_vec(),
     };
     let etag = format!("\"{}\"", hex::encode(&Sha256::digest(&bytes)[..12]));
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    let fresh = IfNoneMatch::of(req).holds_tag(&etag);
     let mut res = if fresh {
         HttpResponse::NotModified()
     } else {

@@ -1,0 +1,173 @@
+//! `/v1/challenges`: a player challenges others to a match (rated or
+//! casual), they accept or decline, the challenger may cancel; the last
+//! acceptance starts the match.
+
+use actix_web::web::{Data, Path};
+use actix_web::{HttpResponse, delete, get, post};
+
+use super::wire::{Challenge, ChallengeList, CreateChallenge};
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body, player_key};
+use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
+use crate::lobby::Lobby;
+
+/// Challenge players to a match.
+///
+/// In the pairs game the challenger (seat 0) may bring a `partner` (seat
+/// 2) against one or two `opponents` (seats 1 and 3, facing each other);
+/// in the individual variants it challenges 1 to seats − 1 `opponents`.
+/// Seats not given to a player are house bots only when `fill_with` names
+/// one. Each invited player (the partner too) hears of it on its event
+/// stream and accepts or declines; the last acceptance creates the match
+/// under the challenge's id, every player acting with its API key. A
+/// rated challenge is played with the variant's standard rules.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "create_challenge",
+    security(("player_key" = [])),
+    request_body(content = CreateChallenge, examples(
+        ("pairs: with a partner against two players, rated" = (value = json!({"variant": "pairs", "rated": true, "partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"]}))),
+        ("abarrotada: two players and a house bot, casual" = (value = json!({"variant": "abarrotada", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"], "fill_with": "medium", "expires_in_s": 300}))),
+        ("pairs, one against one with house-bot partners" = (value = json!({"variant": "pairs", "opponents": ["p0a1b2c3d4e5f60718293a4b5"], "fill_with": "heuristic", "rules": {"variant": "pairs", "target": 51}}))),
+    )),
+    responses(
+        (status = 201, description = "Made: the challenge, `pending`", body = Challenge),
+        (status = 400, description = "Bad rules, counts or players (the challenger itself, a player named twice, a house bot), or a rated challenge with other rules", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "An unknown player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenger has 50 pending challenges (`too_many_challenges`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many created", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/challenges")]
+pub async fn create_challenge(
+    lobby: Data<Lobby>,
+    bearer: Bearer,
+    body: JsonBytes,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let req: CreateChallenge = parse_body(&body)?;
+    let made = lobby.create_challenge(&key, req.into()).await?;
+    let location = format!("/v1/challenges/{}", made.challenge_id);
+    Ok(respond::created(location).json(Challenge::from(made)))
+}
+
+/// The caller's pending challenges: those it is invited to (`incoming`)
+/// and those it made (`outgoing`).
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "list_challenges",
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "Pending challenges, oldest first", body = ChallengeList),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/challenges")]
+pub async fn list_challenges(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let list = lobby.challenges_of(&key).await?;
+    Ok(HttpResponse::Ok().json(ChallengeList::from(list)))
+}
+
+/// A challenge, for any of its players: who has accepted, and its match
+/// once started.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "get_challenge",
+    params(("id" = String, Path, description = "Challenge id")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The challenge", body = Challenge),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The player is not in this challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/challenges/{id}")]
+pub async fn get_challenge(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let view = lobby.challenge(&id, &key).await?;
+    Ok(HttpResponse::Ok().json(Challenge::from(view)))
+}
+
+/// Accept a challenge, as an invited player (an opponent or the partner).
+/// The last acceptance creates the match (`status` `started`, `match_id`);
+/// accepting again answers the challenge as it is.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "accept_challenge",
+    params(("id" = String, Path, description = "Challenge id")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "Accepted: the challenge", body = Challenge),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not addressed to this player (or it is the challenger's)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Declined or cancelled (`challenge_closed`), or expired (`challenge_expired`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/challenges/{id}/accept")]
+pub async fn accept_challenge(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let view = lobby.accept_challenge(&id, &key).await?;
+    Ok(HttpResponse::Ok().json(Challenge::from(view)))
+}
+
+/// Decline a challenge, as an invited player: it is closed for everyone.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "decline_challenge",
+    params(("id" = String, Path, description = "Challenge id")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "Declined: the challenge", body = Challenge),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not addressed to this player (or it is the challenger's)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Started, declined or cancelled (`challenge_closed`), or expired (`challenge_expired`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/challenges/{id}/decline")]
+pub async fn decline_challenge(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let view = lobby.decline_challenge(&id, &key).await?;
+    Ok(HttpResponse::Ok().json(Challenge::from(view)))
+}
+
+/// Cancel a pending challenge, as its challenger.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "cancel_challenge",
+    params(("id" = String, Path, description = "Challenge id")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "Cancelled: the challenge", body = Challenge),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the challenger", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such challenge", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Started, declined or cancelled (`challenge_closed`), or expired (`challenge_expired`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/challenges/{id}")]
+pub async fn cancel_challenge(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let view = lobby.cancel_challenge(&id, &key).await?;
+    Ok(HttpResponse::Ok().json(Challenge::from(view)))
+}

@@ -1,0 +1,177 @@
+//! The OpenAPI schemas of the engine's wire types, kept here so that the
+//! engine knows nothing of OpenAPI: the types that serialize as plain
+//! strings or numbers are written out below, the structured ones are
+//! described by the same-named types of [`types`] and [`views`], the
+//! actions by [`actions`] and the events as shown by [`events`].
+
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{
+    KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::rules::{Card, FirstDealer, Trump, TrumpChoice, Winner};
+
+fn string_enum(description: &str, values: &[&str]) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .enum_values(Some(values.iter().copied()))
+        .examples([values[0]])
+}
+
+fn word_or_seat(description: &str, word: &str) -> RefOr<Schema> {
+    OneOfBuilder::new()
+        .description(Some(description))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([word])),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .maximum(Some(3)),
+        )
+        .into()
+}
+
+macro_rules! schema {
+    ($t:ty, $body:expr) => {
+        impl PartialSchema for $t {
+            fn schema() -> RefOr<Schema> {
+                $body
+            }
+        }
+        impl ToSchema for $t {}
+    };
+}
+
+schema!(
+    Card,
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(
+            "A card: rank 1-12 then suit O, C, E or B (input is case-insensitive)."
+        ))
+        .pattern(Some("^(1[0-2]|[1-9])[OCEBoceb]$"))
+        .examples(["9O"])
+        .into()
+);
+schema!(
+    Trump,
+    string_enum(
+        "A trump suit, or botifarra (no trump).",
+        &["O", "C", "E", "B", "botifarra"]
+    )
+    .into()
+);
+schema!(
+    TrumpChoice,
+    string_enum(
+        "A suit or botifarra names trump; delegate hands the choice on; estevet (abarrotada) delegates with a contro.",
+        &["O", "C", "E", "B", "botifarra", "delegate", "estevet"],
+    )
+    .into()
+);
+schema!(
+    FirstDealer,
+    word_or_seat("\"draw\" (a turned card decides) or a seat number.", "draw")
+);
+schema!(
+    Winner,
+    word_or_seat(
+        "The winning side, or \"draw\" when the top totals are equal.",
+        "draw"
+    )
+);
+
+/// The schema of a seat number (the engine's `Seat` is a plain `u8`).
+pub struct SeatNumber;
+/// The schema of a side number (the engine's `Side` is a plain `u8`).
+pub struct SideNumber;
+
+fn small_number(description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+        .minimum(Some(0))
+        .maximum(Some(3))
+        .description(Some(description))
+}
+
+impl PartialSchema for SeatNumber {
+    fn schema() -> RefOr<Schema> {
+        small_number("A seat: 0 to 3 (0 to 2 in abarrotada3), in playing order.").into()
+    }
+}
+impl ToSchema for SeatNumber {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Seat".into()
+    }
+}
+impl PartialSchema for SideNumber {
+    fn schema() -> RefOr<Schema> {
+        small_number(
+            "A side: the team (0 or 1; seat s plays for side s mod 2) in pairs, the seat itself in abarrotada.",
+        )
+        .into()
+    }
+}
+impl ToSchema for SideNumber {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Side".into()
+    }
+}
+
+/// The schema of a house bot's name: the names [`bots::by_name`] knows.
+///
+/// [`bots::by_name`]: crate::bots::by_name
+pub struct HouseBot;
+
+impl PartialSchema for HouseBot {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A house bot (`random`, `heuristic`, `montecarlo`, `expert`) or a strength level (`easy`, `medium`, `hard`, `expert`).",
+            ))
+            .enum_values(Some(crate::bots::NAMES.iter().copied()))
+            .examples(["heuristic"])
+            .into()
+    }
+}
+impl ToSchema for HouseBot {}
+
+/// Lends each engine type `engine::T` the schema of the same-named type `T`
+/// of the calling module.
+macro_rules! lend {
+    ($($t:ident),* $(,)?) => {
+        $(
+            impl utoipa::PartialSchema for engine::$t {
+                fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                    <$t as utoipa::PartialSchema>::schema()
+                }
+            }
+            impl utoipa::ToSchema for engine::$t {
+                fn schemas(
+                    schemas: &mut Vec<(
+                        String,
+                        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                    )>,
+                ) {
+                    <$t as utoipa::ToSchema>::schemas(schemas)
+                }
+            }
+        )*
+    };
+}
+pub(crate) use lend;
+
+pub mod actions;
+pub mod document;
+pub mod events;
+pub mod problem;
+mod types;
+mod views;

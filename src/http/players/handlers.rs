@@ -1,0 +1,214 @@
+//! `/v1/players`: registering players, their keys and profiles, and a
+//! player's event stream (long poll, or server-sent events).
+
+use actix_web::http::header;
+use actix_web::web::{Data, Path, Query};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
+use crate::http::middleware::extract::{
+    Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
+};
+use crate::http::problem::{ApiError, Lang, Problem};
+use crate::http::respond;
+use crate::http::sse::{self, Frame, SseEvent};
+use crate::lobby::{Lobby, NewPlayer};
+use crate::service::Error;
+
+/// Register a player.
+///
+/// The answer holds the player's secret API key, shown only here; it acts
+/// for the player (its profile, its stream, joining tables) and for the
+/// player's seats in any match. No passwords: a front end maps its own
+/// users to players.
+#[utoipa::path(
+    tag = "players",
+    request_body(content = CreatePlayer, examples(
+        ("a bot" = (value = json!({"name": "robobot", "kind": "bot"}))),
+        ("a person" = (value = json!({"name": "Núria", "kind": "human"}))),
+    )),
+    responses(
+        (status = 201, description = "Registered: the profile and the API key", body = Registered),
+        (status = 400, description = "Bad name or kind", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players")]
+pub async fn create_player(lobby: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+    let req: CreatePlayer = parse_body(&body)?;
+    let done = lobby
+        .register(NewPlayer {
+            name: req.name,
+            kind: req.kind.into(),
+        })
+        .await?;
+    Ok(
+        respond::created(format!("/v1/players/{}", done.player.id)).json(Registered {
+            player: done.player.into(),
+            api_key: done.api_key,
+        }),
+    )
+}
+
+/// The caller's own profile.
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The profile", body = Player),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me")]
+pub async fn me(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let (_, player) = lobby.core().authenticate(&key).await?;
+    Ok(HttpResponse::Ok().json(Player::from(player)))
+}
+
+/// Replace the caller's API key: the answer holds the new key (shown only
+/// here), and the old one stops working at once.
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The new key", body = ApiKey),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/players/me/key")]
+pub async fn rotate_key(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let fresh = lobby.replace_key(&key, false).await?;
+    let api_key = fresh.ok_or_else(|| ApiError::from(Error::Internal("no key made".into())))?;
+    Ok(HttpResponse::Ok().json(ApiKey { api_key }))
+}
+
+/// Revoke the caller's API key: it stops working at once and the player
+/// has no key any more (seat tokens it holds still work).
+#[utoipa::path(
+    tag = "players",
+    security(("player_key" = [])),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/v1/players/me/key")]
+pub async fn revoke_key(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    lobby.replace_key(&key, true).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// A player's public profile.
+#[utoipa::path(
+    tag = "players",
+    params(("id" = String, Path, description = "Player id")),
+    responses(
+        (status = 200, description = "The profile", body = Player),
+        (status = 404, description = "No such player", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/{id}")]
+pub async fn profile(lobby: Data<Lobby>, id: Path<String>) -> Result<HttpResponse, ApiError> {
+    let player = lobby.profile(&id).await?;
+    Ok(HttpResponse::Ok().json(Player::from(player)))
+}
+
+/// Query of `GET /v1/players/me/events`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PlayerEventsQuery {
+    /// Events numbered after this (default 0; `Last-Event-ID` wins on a stream).
+    pub after: Option<u64>,
+    /// Long poll: wait up to this long for an event (default 0, at most 30000).
+    pub wait_ms: Option<u64>,
+    /// Most events to return (default and maximum 1000).
+    pub limit: Option<usize>,
+    /// The API key, for `EventSource`, which cannot send `Authorization`;
+    /// never together with the header.
+    pub access_token: Option<String>,
+}
+
+/// The caller's event stream: a seat of its table was filled or freed, a
+/// match started (its id and the player's seat), it is the player's turn
+/// in a match, a match is over.
+///
+/// As JSON (`{"events": [...], "last_seq": n}`, a long poll with
+/// `wait_ms`), or, with `Accept: text/event-stream`, as server-sent
+/// events whose `id` is the event's `seq` (resume with `Last-Event-ID`).
+/// A stream keeps the latest 256 events per player.
+#[utoipa::path(
+    tag = "players",
+    operation_id = "player_events",
+    params(
+        PlayerEventsQuery,
+        ("Last-Event-ID" = Option<u64>, Header, description = "Resume a stream after this event number"),
+    ),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "The events", content(
+            (PlayerEventsPage = "application/json"),
+            (SseEvent = "text/event-stream"),
+        )),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/players/me/events")]
+pub async fn events(
+    lobby: Data<Lobby>,
+    bearer: Bearer,
+    q: Query<PlayerEventsQuery>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(header_or_query_token(bearer, q.access_token.as_deref())?)?;
+    let (_, player) = lobby.core().authenticate(&key).await?;
+    let limit = q.limit.unwrap_or(lobby.service().limits().max_events_page);
+    if !wants_stream(&req) {
+        let page = lobby
+            .events(
+                &player.id,
+                q.after.unwrap_or(0),
+                q.wait_ms.unwrap_or(0),
+                limit,
+            )
+            .await?;
+        return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
+    }
+    let last_event_id = sse::last_event_id(&req)?;
+    let slot = sse::open_stream_slot(&req)?;
+    let after = last_event_id.or(q.after).unwrap_or(0);
+    let (lobby, id) = (lobby.into_inner(), player.id);
+    Ok(sse::respond(
+        slot,
+        Lang::of(&req),
+        after,
+        None,
+        async move |after| {
+            // A revoked or rotated key ends the stream.
+            lobby.core().authenticate(&key).await?;
+            let page = lobby
+                .events(&id, after, sse::HEARTBEAT_MS, sse::PAGE)
+                .await?;
+            let page = PlayerEventsPage::from(page);
+            Ok(page
+                .events
+                .iter()
+                .map(|e| Frame::of(e.seq, &e.body, e))
+                .collect())
+        },
+    ))
+}
+
+/// Whether the request asks for server-sent events (`Accept:
+/// text/event-stream`) rather than JSON.
+fn wants_stream(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"))
+}

@@ -1,0 +1,217 @@
+//! The request and response types of players and their event streams,
+//! with their OpenAPI schemas; the conversions name every field of both
+//! sides. A player's standing in a pool ([`PoolRating`]) is part of its
+//! profile, and ratings borrow it from here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::lobby::{self, records};
+
+/// Who a player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person, through some front end.
+    Human,
+    /// A program.
+    Bot,
+}
+
+impl From<PlayerKind> for records::PlayerKind {
+    fn from(k: PlayerKind) -> records::PlayerKind {
+        match k {
+            PlayerKind::Human => records::PlayerKind::Human,
+            PlayerKind::Bot => records::PlayerKind::Bot,
+        }
+    }
+}
+
+impl From<records::PlayerKind> for PlayerKind {
+    fn from(k: records::PlayerKind) -> PlayerKind {
+        match k {
+            records::PlayerKind::Human => PlayerKind::Human,
+            records::PlayerKind::Bot => PlayerKind::Bot,
+        }
+    }
+}
+
+/// A seated player's public profile fields.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeatPlayer {
+    /// The player's id.
+    #[schema(example = "p6f1c0a9e2b4d8c7a5e3f1b2c")]
+    pub id: String,
+    /// Its name when it sat down.
+    #[schema(example = "robobot")]
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+}
+
+impl From<records::SeatPlayer> for SeatPlayer {
+    fn from(p: records::SeatPlayer) -> SeatPlayer {
+        let records::SeatPlayer { id, name, kind } = p;
+        SeatPlayer {
+            id,
+            name,
+            kind: kind.into(),
+        }
+    }
+}
+
+/// The body of `POST /v1/players`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatePlayer {
+    /// A display name: printable text, 1 to 64 characters, not starting
+    /// with a space.
+    #[schema(
+        example = "robobot",
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^[^\s\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB][^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+    )]
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+}
+
+/// A player's public profile.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Player {
+    /// The player's id.
+    #[schema(example = "p6f1c0a9e2b4d8c7a5e3f1b2c")]
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: PlayerKind,
+    /// Matches it played to the end.
+    pub matches_played: u64,
+    /// When it registered (RFC 3339).
+    pub created_at: String,
+    /// Its rating in each pool it has played rated matches in (a house
+    /// bot: its fixed anchor in every pool).
+    pub ratings: Vec<PoolRating>,
+}
+
+impl From<records::PlayerRecord> for Player {
+    fn from(p: records::PlayerRecord) -> Player {
+        let records::PlayerRecord {
+            id,
+            name,
+            kind,
+            key_sha256: _,
+            matches_played,
+            created_ms,
+            ratings,
+        } = p;
+        Player {
+            id,
+            name,
+            kind: kind.into(),
+            matches_played,
+            created_at: crate::service::rfc3339(created_ms),
+            ratings: ratings
+                .iter()
+                .map(|(pool, r)| PoolRating::of(pool, r))
+                .collect(),
+        }
+    }
+}
+
+/// A player's standing in one rated pool.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(example = json!({"pool": "pairs", "rating": 1562.3, "deviation": 181.4, "volatility": 0.05999, "games": 3, "provisional": true, "updated_at": "2026-11-23T21:04:05.123Z"}))]
+pub struct PoolRating {
+    /// The pool: `pairs`, `abarrotada` or `abarrotada3`.
+    pub pool: String,
+    /// The Glicko-2 rating (1500 for a new player).
+    pub rating: f64,
+    /// The rating deviation: how uncertain the rating is (350 for a new
+    /// player).
+    pub deviation: f64,
+    /// The volatility: how erratic the player's results are.
+    pub volatility: f64,
+    /// Rated matches finished in this pool.
+    pub games: u64,
+    /// Whether the deviation is still above 110: too few rated matches
+    /// for the rating to mean much.
+    pub provisional: bool,
+    /// When the rating last changed (RFC 3339); null for a house bot's
+    /// fixed anchor.
+    pub updated_at: Option<String>,
+}
+
+impl PoolRating {
+    /// The standing `r` in `pool`.
+    pub fn of(pool: &str, r: &records::PlayerRating) -> PoolRating {
+        PoolRating {
+            pool: pool.to_string(),
+            rating: r.rating.rating,
+            deviation: r.rating.deviation,
+            volatility: r.rating.volatility,
+            games: r.games,
+            provisional: r.rating.provisional(),
+            updated_at: (r.updated_ms > 0).then(|| crate::service::rfc3339(r.updated_ms)),
+        }
+    }
+}
+
+/// The answer to `POST /v1/players`: the profile and the API key, shown
+/// only here.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Registered {
+    /// The new player.
+    pub player: Player,
+    /// The secret API key (`bp_…`): send as `Authorization: Bearer <key>`.
+    /// Stored only as a hash; it cannot be shown again.
+    pub api_key: String,
+}
+
+/// A new API key, shown once.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ApiKey {
+    /// The new key; the previous one no longer works.
+    pub api_key: String,
+}
+
+/// An event of a player's stream: `seq`, `type` and the type's fields.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerEventView {
+    /// 1, 2, 3, … per player, never reused.
+    pub seq: u64,
+    /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
+    /// "queue_matched" | "your_turn" | "match_over" | "challenge_received" |
+    /// "challenge_accepted" | "challenge_declined" | "challenge_cancelled" |
+    /// "challenge_expired", …}`. A rated match's `match_over` has
+    /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
+    /// the match changed of the player's rating.
+    #[serde(flatten)]
+    #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
+    pub body: Value,
+}
+
+/// A page of a player's events.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerEventsPage {
+    /// Events after the requested number, oldest first.
+    pub events: Vec<PlayerEventView>,
+    /// The number of the player's last event.
+    pub last_seq: u64,
+}
+
+impl From<lobby::PlayerEventsPage> for PlayerEventsPage {
+    fn from(p: lobby::PlayerEventsPage) -> PlayerEventsPage {
+        let lobby::PlayerEventsPage { events, last_seq } = p;
+        PlayerEventsPage {
+            events: events
+                .into_iter()
+                .map(|(seq, body)| PlayerEventView { seq, body })
+                .collect(),
+            last_seq,
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! The matchmaking queue: joining it, following a ticket, leaving
+//! ([`handlers`]), and the queue's request and response types ([`wire`]).
+//!
+//! Imports: the shared parts of `http`; the lobby and the rules.
+
+pub mod handlers;
+pub mod wire;

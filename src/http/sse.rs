@@ -1,0 +1,223 @@
+//! Server-sent events (`text/event-stream`), as both event streams of the
+//! API send them: a match's (`GET /v1/matches/{id}/stream`) and a
+//! player's (`GET /v1/players/me/events` with `Accept:
+//! text/event-stream`).
+//!
+//! Each event is framed as `id: <seq>`, `event: <type>` and `data: <the
+//! event as JSON>`; a wait that brings nothing sends a keep-alive comment;
+//! a failure ends the stream with an `error` event whose data is a problem
+//! document. A client resumes after the last `id` it saw with
+//! `Last-Event-ID`. A stream holds one of its client address's stream
+//! slots while it lives.
+//!
+//! Imports: [`crate::http::middleware`] (the stream cap) and
+//! [`crate::http::problem`]; no domain. The domains say what their events
+//! are and when their stream ends.
+
+use std::fmt::Write;
+
+use actix_web::web::{Bytes, Data};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::stream;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::http::middleware::limit::Limiter;
+use crate::http::middleware::open_limit::Slot;
+use crate::http::problem::{ApiError, Lang, Problem};
+use crate::service::Error;
+
+/// One server-sent event as the stream frames it (for the OpenAPI
+/// document: with OpenAPI 3.1 the schema of `text/event-stream` describes
+/// each event).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SseEvent {
+    /// The event's `seq` (absent on a final `error` event).
+    id: Option<String>,
+    /// The event type (`hand_dealt`, …), or `error` with a problem as data.
+    event: String,
+    /// The event as JSON, exactly as `GET …/events` shows it (a problem
+    /// document for `error`).
+    data: String,
+}
+
+/// How long a stream waits for an event before sending a keep-alive
+/// comment.
+pub const HEARTBEAT_MS: u64 = 15_000;
+
+/// Most events a stream asks for at once.
+pub const PAGE: usize = 100;
+
+/// The comment sent when a wait brought no event: it keeps proxies from
+/// closing an idle connection.
+const KEEP_ALIVE: &str = ": keep-alive\n\n";
+
+/// One event to send: its number, its type and its JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    seq: u64,
+    kind: String,
+    data: String,
+}
+
+impl Frame {
+    /// The event numbered `seq` whose fields are `body` (its type is
+    /// `body`'s `type`, `event` without one), sent as `view` shows it.
+    pub fn of(seq: u64, body: &Value, view: &impl Serialize) -> Frame {
+        Frame {
+            seq,
+            kind: body
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("event")
+                .to_string(),
+            data: serde_json::to_string(view).unwrap_or_default(),
+        }
+    }
+
+    /// Appends the event's `id:`, `event:` and `data:` lines to `out`.
+    fn write_to(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            "id: {}\nevent: {}\ndata: {}\n\n",
+            self.seq, self.kind, self.data
+        );
+    }
+}
+
+/// The final `error` event: the problem of `e`, in `lang`.
+fn error_event(e: &ApiError, lang: Lang) -> String {
+    format!(
+        "event: error\ndata: {}\n\n",
+        serde_json::to_string(&Problem::of(e, lang)).unwrap_or_default()
+    )
+}
+
+/// The `Last-Event-ID` a reconnecting event-source client sends, if any.
+///
+/// # Errors
+/// `400` when it is not an event number.
+pub fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
+    let Some(v) = req.headers().get("last-event-id") else {
+        return Ok(None);
+    };
+    v.to_str()
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map(Some)
+        .ok_or_else(|| Error::InvalidRequest("Last-Event-ID must be an event number".into()).into())
+}
+
+/// One of the client address's stream slots, held while the stream lives.
+///
+/// # Errors
+/// `429` when the address holds as many streams as it may.
+pub fn open_stream_slot(req: &HttpRequest) -> Result<Slot, ApiError> {
+    match req.app_data::<Data<Limiter>>() {
+        Some(limiter) => limiter.open_stream(req),
+        None => Err(Error::Internal("no limiter".into()).into()),
+    }
+}
+
+/// Where a stream stands between two waits.
+struct Follow<F> {
+    /// This stream's place under its address's stream cap.
+    _slot: Slot,
+    /// Waits for the events after a number.
+    next: F,
+    /// The number of the last event sent.
+    after: u64,
+    /// The event type after which the stream ends, if any.
+    last_kind: Option<&'static str>,
+    /// The language of a final `error` event.
+    lang: Lang,
+    done: bool,
+}
+
+impl<F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError>> Follow<F> {
+    /// The next chunk of the stream: the events of one wait, a keep-alive
+    /// comment when it brought none, or the final `error` event.
+    async fn chunk(&mut self) -> String {
+        match (self.next)(self.after).await {
+            Err(e) => {
+                self.done = true;
+                error_event(&e, self.lang)
+            }
+            Ok(frames) if frames.is_empty() => KEEP_ALIVE.to_string(),
+            Ok(frames) => {
+                let mut out = String::new();
+                for frame in frames {
+                    self.done |= self.last_kind == Some(frame.kind.as_str());
+                    frame.write_to(&mut out);
+                    self.after = frame.seq;
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The `200` answer that streams, from event `after` on, the events
+/// `next` waits for (up to [`HEARTBEAT_MS`], at most [`PAGE`] at a time),
+/// holding `slot` while it lives. It ends after an event of type
+/// `last_kind`, or after the `error` event of a failed wait (in `lang`).
+pub fn respond<F>(
+    slot: Slot,
+    lang: Lang,
+    after: u64,
+    last_kind: Option<&'static str>,
+    next: F,
+) -> HttpResponse
+where
+    F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError> + 'static,
+{
+    let follow = Follow {
+        _slot: slot,
+        next,
+        after,
+        last_kind,
+        lang,
+        done: false,
+    };
+    let body = stream::unfold(follow, |mut f| async move {
+        if f.done {
+            return None;
+        }
+        let chunk = f.chunk().await;
+        Some((Ok::<_, actix_web::Error>(Bytes::from(chunk)), f))
+    });
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_event_is_framed_by_its_number_type_and_json() {
+        let body = json!({"type": "hand_dealt", "dealer": 1});
+        let view = json!({"seq": 3});
+        let mut out = String::new();
+        Frame::of(3, &body, &view).write_to(&mut out);
+        assert_eq!(out, "id: 3\nevent: hand_dealt\ndata: {\"seq\":3}\n\n");
+        let untyped = Frame::of(4, &json!({}), &json!({"seq": 4}));
+        assert_eq!(untyped.kind, "event");
+    }
+
+    #[test]
+    fn an_error_event_carries_a_problem() {
+        let e = ApiError::from(Error::MatchNotFound);
+        let out = error_event(&e, Lang::En);
+        assert!(out.starts_with("event: error\ndata: {"), "{out}");
+        assert!(out.contains("\"code\":\"match_not_found\""), "{out}");
+        assert!(out.ends_with("}\n\n"), "{out}");
+        assert_eq!(KEEP_ALIVE, ": keep-alive\n\n");
+    }
+}

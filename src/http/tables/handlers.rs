@@ -1,0 +1,211 @@
+//! `/v1/tables`, `/v1/lobby` and `/v1/invites`: tables with open seats,
+//! the list of public ones, invite codes, joining and leaving.
+
+use actix_web::web::{Data, Path, Query};
+use actix_web::{HttpResponse, get, post};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::problem::{ApiError, Problem};
+use crate::http::respond;
+use crate::lobby::Lobby;
+use crate::rules::Variant;
+use crate::service::Error;
+
+/// Create a table with open seats.
+///
+/// Seats are `open` (anyone may join), `remote` (its token is in the
+/// answer; with `player`, that player's key acts for it too) or `bot`. A
+/// `public` table is listed in `GET /v1/lobby`; a `private` one is joined
+/// with the invite code of the answer. When the last open seat is taken,
+/// the match is created under the table's id. A table whose seats are not
+/// all taken by `expires_at` expires.
+#[utoipa::path(
+    tag = "tables",
+    request_body(content = CreateTable, examples(
+        ("me against three open seats" = (value = json!({"seats": [{"kind": "remote", "name": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}], "auto_deal": true}))),
+        ("two bots, two open seats, private" = (value = json!({"seats": [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "open"}, {"kind": "bot", "bot": "heuristic"}], "visibility": "private", "expires_in_s": 300}))),
+    )),
+    responses(
+        (status = 201, description = "Created: the table, its invite code (private) and the remote seats' tokens", body = TableCreated),
+        (status = 400, description = "Invalid rules, seats, player or expiry", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many created", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables")]
+pub async fn create_table(tables: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+    let req: CreateTable = parse_body(&body)?;
+    let created = tables.create_table(req.into()).await?;
+    let location = format!("/v1/tables/{}", created.table.table_id);
+    Ok(respond::created(location).json(TableCreated::from(created)))
+}
+
+/// A table: its seats, who sits there, and its match once started.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "Table id")),
+    responses(
+        (status = 200, description = "The table", body = Table),
+        (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/tables/{id}")]
+pub async fn get_table(tables: Data<Lobby>, id: Path<String>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(Table::from(tables.table(&id).await?)))
+}
+
+async fn join_table(
+    tables: &Lobby,
+    id: &str,
+    bearer: Bearer,
+    body: &[u8],
+) -> Result<HttpResponse, ApiError> {
+    let req: JoinTable = parse_body(body)?;
+    let joined = tables.join(id, bearer.0.as_deref(), req.into()).await?;
+    Ok(HttpResponse::Ok().json(Joined::from(joined)))
+}
+
+/// Take a seat: as the player whose API key is sent, or anonymously
+/// without one. The answer holds the seat's token (shown only here); the
+/// join that takes the last seat starts the match.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "Table id")),
+    security((), ("player_key" = [])),
+    request_body(content = JoinTable, examples(
+        ("the first open seat" = (value = json!({}))),
+        ("a named guest in seat 2" = (value = json!({"seat": 2, "name": "Pere"}))),
+        ("opposite a partner" = (value = json!({"opposite": "p6f1c0a9e2b4d8c7a5e3f1b2c"}))),
+        ("a pair together" = (value = json!({"name": "Anna", "partner": {"name": "Jordi"}}))),
+    )),
+    responses(
+        (status = 200, description = "Seated: the token, and the table", body = Joined),
+        (status = 400, description = "Bad request", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A credential that is not a player key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No suitable seat open (`seat_taken`)", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables/{id}/join")]
+pub async fn join(
+    tables: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+    body: JsonBytes,
+) -> Result<HttpResponse, ApiError> {
+    join_table(&tables, &id, bearer, &body).await
+}
+
+/// Leave a table before its match starts: the seat is open again and its
+/// token stops being a seat. Send the seat token, or the seated player's key.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "Table id")),
+    security(("seat_token" = []), ("player_key" = [])),
+    responses(
+        (status = 200, description = "Left: the table", body = Table),
+        (status = 401, description = "The credential holds no seat here", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match has started (`table_started`)", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables/{id}/leave")]
+pub async fn leave(
+    tables: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let table = tables.leave(&id, bearer.0.as_deref()).await?;
+    Ok(HttpResponse::Ok().json(Table::from(table)))
+}
+
+/// Query of `GET /v1/lobby`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LobbyQuery {
+    /// Only tables of this variant: `pairs`, `abarrotada` or `abarrotada3`.
+    #[param(pattern = "^(pairs|abarrotada|abarrotada3)$")]
+    pub variant: Option<String>,
+    /// The `next` cursor of the previous page.
+    #[param(pattern = "^[A-Za-z0-9:]*$", max_length = 100)]
+    pub after: Option<String>,
+    /// Most tables per page (1 to 100, default 50).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<usize>,
+}
+
+/// Public tables with open seats, oldest first, a page at a time.
+#[utoipa::path(
+    tag = "tables",
+    params(LobbyQuery),
+    responses(
+        (status = 200, description = "A page of tables", body = LobbyPage),
+        (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/lobby")]
+pub async fn lobby(tables: Data<Lobby>, q: Query<LobbyQuery>) -> Result<HttpResponse, ApiError> {
+    let variant = match &q.variant {
+        None => None,
+        Some(v) => Some(
+            serde_json::from_value::<Variant>(serde_json::Value::String(v.clone())).map_err(
+                |_| {
+                    ApiError::from(Error::InvalidRequest(
+                        "variant is pairs, abarrotada or abarrotada3".into(),
+                    ))
+                },
+            )?,
+        ),
+    };
+    let page = tables
+        .lobby(variant, q.after.as_deref(), q.limit.unwrap_or(50))
+        .await?;
+    Ok(HttpResponse::Ok().json(LobbyPage::from(page)))
+}
+
+/// The table an invite code opens. Requests under `/v1/invites/` are
+/// rate-limited per client address, so codes cannot be guessed.
+#[utoipa::path(
+    tag = "tables",
+    params(("code" = String, Path, description = "The invite code (8 characters; case and dashes ignored)")),
+    responses(
+        (status = 200, description = "The table", body = Table),
+        (status = 404, description = "No table has this code", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many invite requests", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/v1/invites/{code}")]
+pub async fn invite(tables: Data<Lobby>, code: Path<String>) -> Result<HttpResponse, ApiError> {
+    let id = tables.table_of_invite(&code).await?;
+    Ok(HttpResponse::Ok().json(Table::from(tables.table(&id).await?)))
+}
+
+/// Join the table of an invite code, as `POST /v1/tables/{id}/join` does.
+#[utoipa::path(
+    tag = "tables",
+    params(("code" = String, Path, description = "The invite code")),
+    security((), ("player_key" = [])),
+    request_body(content = JoinTable, examples(("the first open seat" = (value = json!({"name": "Pere"}))))),
+    responses(
+        (status = 200, description = "Seated: the token, and the table", body = Joined),
+        (status = 404, description = "No table has this code", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No suitable seat open (`seat_taken`)", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many invite requests", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/invites/{code}/join")]
+pub async fn join_invite(
+    tables: Data<Lobby>,
+    code: Path<String>,
+    bearer: Bearer,
+    body: JsonBytes,
+) -> Result<HttpResponse, ApiError> {
+    let id = tables.table_of_invite(&code).await?;
+    join_table(&tables, &id, bearer, &body).await
+}
