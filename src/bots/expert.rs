@@ -32,7 +32,7 @@
 //! wall-clock cap `max_ms` only matters on an overloaded machine.
 //!
 //! The trump choice and the doubles are the Monte Carlo player's search
-//! ([`super::bid_search`]): searching 12 tricks per deal for every
+//! (`montecarlo/bid_search.rs`): searching 12 tricks per deal for every
 //! candidate does not fit the budget.
 
 use std::time::{Duration, Instant};
