@@ -297,7 +297,6 @@ fn play_duplicate(
         },
         ..Rules::default()
     };
-    let table = args.variant.table();
     let seat_list = seatings(args.variant);
     let mut out = Outcome {
         recorded: 0.0,
@@ -306,45 +305,73 @@ fn play_duplicate(
         hands: 0,
     };
     for (k, &mask) in seat_list.iter().enumerate() {
-        let mut m = Match::new(rules.clone(), set_seed(args.seed, i))
-            .map_err(|e| ArenaError::Engine(e.to_string()))?;
-        let mut events: Vec<Event> = Vec::new();
-        let mut api = Table {
-            match_id: format!("arena-{}-{i}-{k}", args.seed),
-            version: 0,
-            // The server's first event is `match_created`.
-            last_seq: 1,
-            seats: seats(args, players, mask),
-        };
-        while let Some(seat) = m.turn() {
-            // The arena deals, as a server with `auto_deal` does: dealing
-            // is no decision of a client.
-            let who = usize::from(mask >> seat & 1 == 0);
-            let action = if m.phase() == Phase::AwaitingDeal {
-                Action::Deal
-            } else {
-                let view = m.view(Some(seat));
-                let (t, cpu) = (Instant::now(), thread_cpu_nanos());
-                let mut rng = decision_rng(args.seed, i, api.version);
-                let (action, round_trip) = players[who].choose(&view, &api, &mut rng)?;
-                match round_trip {
-                    // An external bot: the wall time of its HTTP round trip.
-                    Some(rt) => clocks[who].record(rt.as_nanos() as u64, None),
-                    None => {
-                        let cpu = thread_cpu_nanos().saturating_sub(cpu);
-                        clocks[who].record(t.elapsed().as_nanos() as u64, Some(cpu));
-                    }
+        let m = play_seating(args, players, clocks, &rules, i, k, mask)?;
+        out.add_seating(&m, mask);
+    }
+    let n = seat_list.len() as f64;
+    out.recorded /= n;
+    out.points /= n;
+    out.wins /= n;
+    Ok(out)
+}
+
+/// Plays set `i` in its seating number `k`, A in the seats of `mask` and B
+/// in the others, to the end of the match `rules` describe (one hand, or a
+/// whole match); returns the finished match.
+fn play_seating(
+    args: &ArenaArgs,
+    players: &[Player; 2],
+    clocks: &[Clock; 2],
+    rules: &Rules,
+    i: u32,
+    k: usize,
+    mask: u8,
+) -> Result<Match, ArenaError> {
+    let mut m = Match::new(rules.clone(), set_seed(args.seed, i))
+        .map_err(|e| ArenaError::Engine(e.to_string()))?;
+    let mut events: Vec<Event> = Vec::new();
+    let mut api = Table {
+        match_id: format!("arena-{}-{i}-{k}", args.seed),
+        version: 0,
+        // The server's first event is `match_created`.
+        last_seq: 1,
+        seats: seats(args, players, mask),
+    };
+    while let Some(seat) = m.turn() {
+        // The arena deals, as a server with `auto_deal` does: dealing
+        // is no decision of a client.
+        let who = usize::from(mask >> seat & 1 == 0);
+        let action = if m.phase() == Phase::AwaitingDeal {
+            Action::Deal
+        } else {
+            let view = m.view(Some(seat));
+            let (t, cpu) = (Instant::now(), thread_cpu_nanos());
+            let mut rng = decision_rng(args.seed, i, api.version);
+            let (action, round_trip) = players[who].choose(&view, &api, &mut rng)?;
+            match round_trip {
+                // An external bot: the wall time of its HTTP round trip.
+                Some(rt) => clocks[who].record(rt.as_nanos() as u64, None),
+                None => {
+                    let cpu = thread_cpu_nanos().saturating_sub(cpu);
+                    clocks[who].record(t.elapsed().as_nanos() as u64, Some(cpu));
                 }
-                action
-            };
-            m.apply(seat, action, &mut events).map_err(|e| {
-                ArenaError::Engine(format!("{} refused: {e}", external::json(&action)))
-            })?;
-            api.version += 1;
-            api.last_seq += events.len() as u64;
-            events.clear();
-        }
-        // Per-seat means of A's and B's seats.
+            }
+            action
+        };
+        m.apply(seat, action, &mut events)
+            .map_err(|e| ArenaError::Engine(format!("{} refused: {e}", external::json(&action))))?;
+        api.version += 1;
+        api.last_seq += events.len() as u64;
+        events.clear();
+    }
+    Ok(m)
+}
+
+impl Outcome {
+    /// Adds the finished match `m`, played with A in the seats of `mask`:
+    /// per-seat means of A's and B's seats, A's win, its hands.
+    fn add_seating(&mut self, m: &Match, mask: u8) {
+        let table = m.table();
         let a_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 1).collect();
         let b_seats: Vec<u8> = (0..table.seats).filter(|s| mask >> s & 1 == 0).collect();
         let mean = |seats: &[u8], f: &dyn Fn(u8) -> f64| {
@@ -359,22 +386,17 @@ fn play_duplicate(
                 .sum::<f64>()
                 / m.results.len().max(1) as f64
         };
-        out.recorded += mean(&a_seats, &recorded) - mean(&b_seats, &recorded);
-        out.points += mean(&a_seats, &points) - mean(&b_seats, &points);
-        out.wins += match m.winner {
+        self.recorded += mean(&a_seats, &recorded) - mean(&b_seats, &recorded);
+        self.points += mean(&a_seats, &points) - mean(&b_seats, &points);
+        self.wins += match m.winner {
             Some(Winner::Side(side)) => {
                 let a_won = (0..table.seats).any(|s| mask >> s & 1 == 1 && table.side(s) == side);
                 if a_won { 1.0 } else { 0.0 }
             }
             _ => 0.5,
         };
-        out.hands += m.results.len() as u64;
+        self.hands += m.results.len() as u64;
     }
-    let n = seat_list.len() as f64;
-    out.recorded /= n;
-    out.points /= n;
-    out.wins /= n;
-    Ok(out)
 }
 
 /// `botifarra arena`: runs and prints the report; the exit code says

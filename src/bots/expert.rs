@@ -32,7 +32,7 @@
 //! wall-clock cap `max_ms` only matters on an overloaded machine.
 //!
 //! The trump choice and the doubles are the Monte Carlo player's search
-//! ([`super::bid_search`]): searching 12 tricks per deal for every
+//! (`montecarlo/bid_search.rs`): searching 12 tricks per deal for every
 //! candidate does not fit the budget.
 
 use std::time::{Duration, Instant};
@@ -212,16 +212,7 @@ impl ExpertBot {
         let candidates: Vec<Card> = cards.iter().collect();
         let mut sums = vec![0f64; candidates.len()];
         let mut root = HandState::in_play_from_view(view, [CardSet::EMPTY; 4]);
-        // The most one deal can move a card's total: every point left,
-        // with its tie-break share; a playout value moves with the others'
-        // records too, times the multiplier.
-        let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
-        let left = (72 - taken).max(0) as f64;
-        let spread = if plan.search == Search::TwoSided {
-            left * (1.0 + TIE_BREAK)
-        } else {
-            left * (2.0 * f64::from(root.multiplier(rules)) + TIE_BREAK)
-        };
+        let spread = deal_spread(view, plan.search, &root);
         let me = rules.variant.table().side(k.seat) as usize;
         let mine = view.points_taken.get(me).copied().unwrap_or(0);
         let mut nodes = 0u64;
@@ -236,32 +227,9 @@ impl ExpertBot {
             } else {
                 plan.nodes - nodes
             };
-            let (values, cost) = match plan.search {
-                Search::TwoSided => {
-                    let mut solver = Solver::new(rules, k.seat, budget);
-                    let values = solver.solve_each(&root).map(|vs| {
-                        vs.into_iter()
-                            .map(|(c, v)| (c, worth(rules, mine, v)))
-                            .collect()
-                    });
-                    (values, solver.nodes)
-                }
-                Search::MaxN => {
-                    let mut solver = MaxN::new(rules, budget);
-                    let values = solver.solve_each(&root).map(|vs| {
-                        vs.into_iter()
-                            .map(|(c, v)| (c, v[usize::from(k.seat)]))
-                            .collect()
-                    });
-                    (values, solver.nodes)
-                }
-                Search::Reply => {
-                    let mut solver = Reply::new(rules, k.seat, budget);
-                    (solver.solve_each(&root, &k), solver.nodes)
-                }
-            };
+            let (values, cost) = solve_deal(plan.search, rules, &k, mine, &root, budget);
             nodes += cost;
-            let Some(values): Option<Vec<(Card, f64)>> = values else {
+            let Some(values) = values else {
                 break;
             };
             for (sum, c) in sums.iter_mut().zip(&candidates) {
@@ -277,24 +245,82 @@ impl ExpertBot {
         if done == 0 {
             return None;
         }
-        let preferred = choose_card(&k, cards);
-        let best = sums.iter().copied().fold(f64::MIN, f64::max);
-        let tied: Vec<Card> = candidates
-            .iter()
-            .zip(&sums)
-            .filter(|(_, s)| **s >= best - 1e-9)
-            .map(|(c, _)| *c)
-            .collect();
-        let card = if tied.contains(&preferred) {
-            preferred
-        } else {
-            tied[0]
-        };
         Some(Decision {
-            card,
+            card: best_card(&k, cards, &candidates, &sums),
             samples: done,
             nodes,
         })
+    }
+}
+
+/// The most one deal can move a card's total: every point left, with its
+/// tie-break share; a playout value (every search but the two-sided one)
+/// moves with the others' records too, times the multiplier of `root`.
+fn deal_spread(view: &GameView, search: Search, root: &HandState) -> f64 {
+    let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
+    let left = (72 - taken).max(0) as f64;
+    if search == Search::TwoSided {
+        left * (1.0 + TIE_BREAK)
+    } else {
+        left * (2.0 * f64::from(root.multiplier(&view.rules)) + TIE_BREAK)
+    }
+}
+
+/// Searches one sampled deal, `root` with every hand set, by `search` within
+/// `budget` positions: each legal card of the seat of `k` with its value to
+/// the seat (the two-sided solver's points made [`worth`] what they record
+/// with the `mine` points the seat's side has taken), or `None` when the
+/// budget ran out; and the positions visited.
+fn solve_deal(
+    search: Search,
+    rules: &Rules,
+    k: &Knowledge,
+    mine: u8,
+    root: &HandState,
+    budget: u64,
+) -> (Option<Vec<(Card, f64)>>, u64) {
+    match search {
+        Search::TwoSided => {
+            let mut solver = Solver::new(rules, k.seat, budget);
+            let values = solver.solve_each(root).map(|vs| {
+                vs.into_iter()
+                    .map(|(c, v)| (c, worth(rules, mine, v)))
+                    .collect()
+            });
+            (values, solver.nodes)
+        }
+        Search::MaxN => {
+            let mut solver = MaxN::new(rules, budget);
+            let values = solver.solve_each(root).map(|vs| {
+                vs.into_iter()
+                    .map(|(c, v)| (c, v[usize::from(k.seat)]))
+                    .collect()
+            });
+            (values, solver.nodes)
+        }
+        Search::Reply => {
+            let mut solver = Reply::new(rules, k.seat, budget);
+            (solver.solve_each(root, k), solver.nodes)
+        }
+    }
+}
+
+/// The candidate with the best total in `sums`; ties (common late in a
+/// hand) go to the heuristic player's preference among `cards`, else to the
+/// first tied candidate.
+fn best_card(k: &Knowledge, cards: CardSet, candidates: &[Card], sums: &[f64]) -> Card {
+    let preferred = choose_card(k, cards);
+    let best = sums.iter().copied().fold(f64::MIN, f64::max);
+    let tied: Vec<Card> = candidates
+        .iter()
+        .zip(sums)
+        .filter(|(_, s)| **s >= best - 1e-9)
+        .map(|(c, _)| *c)
+        .collect();
+    if tied.contains(&preferred) {
+        preferred
+    } else {
+        tied[0]
     }
 }
 

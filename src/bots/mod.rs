@@ -14,7 +14,6 @@
 //!   exactly ([`solver::Solver`]) late in the hand;
 //! - the strength levels `easy`, `medium`, `hard`, `expert` ([`LEVELS`]).
 
-mod bid_search;
 mod bidding;
 pub mod calibrate;
 mod cards;

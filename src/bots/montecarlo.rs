@@ -8,14 +8,13 @@
 //! random numbers), so their differences are measured with little noise.
 //!
 //! The trump choice and the doubles are searched the same way
-//! ([`super::bid_search`]): each legal declaration or call is tried on
+//! (`montecarlo/bid_search.rs`): each legal declaration or call is tried on
 //! sampled deals, the others finishing the bidding by the heuristic rules.
 
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::bid_search::choose_bid;
 use super::heuristic::{HeuristicBot, choose_card};
 use super::inference::Bidding;
 use super::knowledge::Knowledge;
@@ -24,6 +23,10 @@ use super::sample::Sampler;
 use super::{Bot, playable};
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase};
+
+mod bid_search;
+
+use bid_search::choose_bid;
 
 /// The Monte Carlo player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,98 +1,26 @@
 //! A match (partida): a series of hands until a side reaches the target.
+//!
+//! [`Match`] deals each hand, hands the seat's [`Action`] to the
+//! [`HandState`] in progress, scores the hand when it ends and stops at the
+//! target or the hand limit. The actions, the events it reports and the
+//! results it keeps live in `action.rs`, `event.rs` and `outcome.rs`, shared
+//! with the hand and the view; `Action`, `Move` and `Event` stay reachable
+//! here too.
 
 use serde::{Deserialize, Serialize};
 
-use super::card::{Card, CardSet};
-use super::contract::{Call, Trump, TrumpChoice};
+use super::card::Card;
 use super::deck::{self, HandRng, Seed};
 use super::hand::{HandState, Stage};
+use super::outcome::{HandResult, Winner};
 use super::phase::Phase;
 use super::refusal::RuleError;
-use super::scoring::{HandResult, Winner, score_forfeit, score_hand, winner_of};
+use super::scoring::{score_forfeit, score_hand, winner_of};
 use super::seat::{Seat, Table};
 use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
 
-/// One move of a seat, exactly as `legal_actions` lists it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Action {
-    /// Deal the next hand (the dealer, in phase `awaiting_deal`).
-    Deal,
-    /// Name trump or hand the choice on (phase `choosing_trump`).
-    Trump {
-        /// `O`, `C`, `E`, `B`, `botifarra`, `delegate` or `estevet`.
-        choice: TrumpChoice,
-    },
-    /// Double or pass (phase `doubling`).
-    Double {
-        /// `contro`, `recontro`, `sant_vicenc` or `pass`.
-        call: Call,
-    },
-    /// Play a card (phase `playing`).
-    Play {
-        /// A card code such as `9O`.
-        card: Card,
-    },
-}
-
-impl Action {
-    /// The phase in which this kind of action is made.
-    pub fn phase(self) -> Phase {
-        match self {
-            Action::Deal => Phase::AwaitingDeal,
-            Action::Trump { .. } => Phase::ChoosingTrump,
-            Action::Double { .. } => Phase::Doubling,
-            Action::Play { .. } => Phase::Playing,
-        }
-    }
-}
-
-/// Something that happened, with every detail (the service redacts hidden
-/// cards per viewer before showing it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// A hand was dealt; `hands` holds every seat's cards (hidden on output).
-    /// Boxed, like the other large payloads, to keep every event 16 bytes:
-    /// events are pushed on every action.
-    HandDealt {
-        hand_number: u32,
-        dealer: Seat,
-        hands: Box<[CardSet; 4]>,
-    },
-    /// The trump choice was handed on.
-    Delegated { seat: Seat, to: Seat, estevet: bool },
-    /// Trump was named.
-    TrumpChosen { seat: Seat, trump: Trump },
-    /// A doubling call, and the multiplier after it.
-    DoubleCalled {
-        seat: Seat,
-        call: Call,
-        multiplier: u32,
-    },
-    /// A card was played.
-    CardPlayed { seat: Seat, card: Card },
-    /// A trick was completed; `points` it carried, its trick point included.
-    TrickWon { seat: Seat, points: u8 },
-    /// A side forfeited the hand.
-    HandForfeited { seat: Seat, side: u8 },
-    /// A hand was scored.
-    HandScored { result: Box<HandResult> },
-    /// The match ended.
-    MatchOver {
-        winner: Winner,
-        scores: Box<Vec<i32>>,
-    },
-}
-
-/// One entry of a match's move log: an action, or a resignation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Move {
-    /// `seat` made `action`.
-    Act(Seat, Action),
-    /// `seat` resigned the hand for its side.
-    Resign(Seat),
-}
+pub use super::action::{Action, Move};
+pub use super::event::Event;
 
 /// The whole state of a match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,8 +47,6 @@ pub struct Match {
     /// Set when the match is over.
     pub winner: Option<Winner>,
 }
-
-const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
 impl Match {
     /// A new match in phase `awaiting_deal`, the first dealer drawn or given.

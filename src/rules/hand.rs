@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Event;
 use super::card::{Card, CardSet, Suit};
 use super::contract::{Call, CallRecord, Speakers, Trump, TrumpChoice, doubling_round};
+use super::event::Event;
 use super::legal::{Narrowing, PlayContext, beating, legal_cards, narrow, why_illegal};
 use super::refusal::RuleError;
 use super::seat::{Seat, Side, Table};

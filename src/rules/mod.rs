@@ -5,12 +5,15 @@
 //! refuses with a [`RuleError`] naming the broken rule and changes nothing.
 //! [`view::GameView`] is what one seat (or a spectator) may know.
 
+pub mod action;
 pub mod card;
 pub mod contract;
 pub mod deck;
+pub mod event;
 pub mod game;
 pub mod hand;
 pub mod legal;
+pub mod outcome;
 pub mod phase;
 pub mod position;
 pub mod random;
@@ -21,13 +24,15 @@ pub mod trick;
 pub mod variant;
 pub mod view;
 
+pub use action::{Action, Move};
 pub use card::{Card, CardSet, Suit};
 pub use contract::{Call, CallRecord, Trump, TrumpChoice};
 pub use deck::Seed;
-pub use game::{Action, Event, Match, Move};
+pub use event::Event;
+pub use game::Match;
 pub use hand::HandState;
+pub use outcome::{HandResult, Winner};
 pub use phase::Phase;
 pub use refusal::RuleError;
-pub use scoring::{HandResult, Winner};
 pub use seat::{Seat, Side, Table};
 pub use variant::{Doubling, FirstDealer, Rules, RulesError, ShuffleMode, Variant};

@@ -7,9 +7,11 @@
 
 use rand::{Rng, TryRng};
 
+use super::action::Action;
 use super::card::{Card, CardSet, with_bit_instructions};
 use super::contract::TrumpChoice;
-use super::game::{Action, Event, Match};
+use super::event::Event;
+use super::game::Match;
 use super::phase::Phase;
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of random play: one

@@ -6,13 +6,16 @@
 
 use serde::Serialize;
 
+use super::action::Action;
 use super::card::{Card, CardSet};
 use super::contract::{CallRecord, Trump};
 use super::deck::seed_commitment;
-use super::game::{Action, Event, Match};
+use super::event::Event;
+use super::game::Match;
 use super::hand::{ChoiceRecord, HandState, Stage};
+use super::outcome::{HandResult, Winner};
 use super::phase::Phase;
-use super::scoring::{HandResult, Winner, doubles_said};
+use super::scoring::doubles_said;
 use super::seat::{Seat, Table};
 use super::trick::Trick;
 use super::variant::Rules;

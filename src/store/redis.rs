@@ -40,8 +40,15 @@
 //! carries the hash tag `{<id>}`, a script's keys are always on one node.
 //! Commits announce new events with sharded pub/sub instead (see
 //! `redis/sharded.rs`), on a channel in the match's own slot.
+//!
+//! # Files
+//!
+//! This file holds the store, its key layout and its reads and writes;
+//! `redis/connect.rs` opens it, `redis/conn.rs` is the connection commands
+//! go on, and `redis/notify.rs` and `redis/sharded.rs` wake long polls.
 
 mod conn;
+mod connect;
 mod notify;
 mod sharded;
 
@@ -50,15 +57,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::cluster::ClusterClientBuilder;
-use redis::{Client, ProtocolVersion, Script};
-use tokio::sync::oneshot;
+use redis::Script;
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
 use self::conn::Conn;
-use self::notify::run_subscriber;
 use self::sharded::Sharded;
 use super::waiters::Waiters;
 use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError, is_snapshot};
@@ -115,101 +118,6 @@ pub fn keys(id: &str) -> [String; 3] {
 }
 
 impl RedisStore {
-    /// Connects to the Redis server at `url` (`redis://host:port/db`); every
-    /// key of a match expires `ttl` after the match's last write.
-    ///
-    /// Commands fail within about two seconds while Redis is unreachable,
-    /// and the store reconnects on its own when it comes back.
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::Unavailable`] if the URL is invalid or Redis does not
-    /// answer.
-    pub async fn connect(url: &str, ttl: Duration) -> Result<Self, StoreError> {
-        let client = Client::open(url).map_err(unavailable)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
-            .set_number_of_retries(1)
-            .set_min_delay(Duration::from_millis(100))
-            .set_max_delay(Duration::from_millis(500));
-        let conn = timeout(
-            CONNECT_TIMEOUT * 3,
-            ConnectionManager::new_with_config(client.clone(), config),
-        )
-        .await
-        .map_err(unavailable)?
-        .map_err(unavailable)?;
-
-        let waiters = Arc::new(Waiters::default());
-        let (ready_tx, ready_rx) = oneshot::channel();
-        let subscriber =
-            tokio::spawn(run_subscriber(client, Arc::clone(&waiters), ready_tx)).abort_handle();
-        // Until the subscription is confirmed, waiters would only notice
-        // events by re-reading; give it a moment so they start woken promptly.
-        if timeout(CONNECT_TIMEOUT * 2, ready_rx).await.is_err() {
-            tracing::warn!("redis pub/sub not ready yet; long polls fall back to re-reading");
-        }
-
-        Ok(Self {
-            conn: Conn::Single(conn),
-            sharded: None,
-            ttl_secs: ttl.as_secs().max(1),
-            recheck: DEFAULT_RECHECK,
-            create_script: Script::new(include_str!("create.lua")),
-            commit_script: Script::new(include_str!("commit.lua")),
-            load_script: Script::new(include_str!("load.lua")),
-            waiters,
-            subscriber,
-        })
-    }
-
-    /// Sets how often a long poll re-reads the last seq, the safety net for
-    /// notifications lost while the pub/sub connection was down (default
-    /// 500 ms).
-    #[must_use]
-    pub fn with_recheck_interval(mut self, every: Duration) -> Self {
-        self.recheck = every.max(Duration::from_millis(10));
-        self
-    }
-
-    /// Connects to the Redis Cluster that `nodes` (`redis://host:port`
-    /// URLs, at least one) belong to; otherwise as [`RedisStore::connect`].
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::Unavailable`] if a URL is invalid or no node answers.
-    pub async fn connect_cluster(nodes: &[String], ttl: Duration) -> Result<Self, StoreError> {
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let client = ClusterClientBuilder::new(nodes.to_vec())
-            .use_protocol(ProtocolVersion::RESP3)
-            .push_sender(tx)
-            .connection_timeout(CONNECT_TIMEOUT)
-            .response_timeout(RESPONSE_TIMEOUT)
-            .retries(1)
-            .min_retry_wait(100)
-            .max_retry_wait(500)
-            .build()
-            .map_err(unavailable)?;
-        let conn = timeout(CONNECT_TIMEOUT * 3, client.get_async_connection())
-            .await
-            .map_err(unavailable)?
-            .map_err(unavailable)?;
-        let waiters = Arc::new(Waiters::default());
-        let subscriber = tokio::spawn(sharded::run_pushes(rx, Arc::clone(&waiters))).abort_handle();
-        Ok(Self {
-            sharded: Some(Sharded::new(conn.clone())),
-            conn: Conn::Cluster(conn),
-            ttl_secs: ttl.as_secs().max(1),
-            recheck: DEFAULT_RECHECK,
-            create_script: Script::new(include_str!("create.lua")),
-            commit_script: Script::new(include_str!("commit.lua")),
-            load_script: Script::new(include_str!("load.lua")),
-            waiters,
-            subscriber,
-        })
-    }
-
     fn conn(&self) -> Conn {
         self.conn.clone()
     }

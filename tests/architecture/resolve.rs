@@ -139,9 +139,10 @@ pub struct Edge {
 ///
 /// Not an edge: a path outside the package, test-only code, a path to the
 /// file itself, a `use` of a module (its uses `module::Name` are the
-/// edges), and a module re-exporting what its own submodules define (`pub
+/// edges), a module re-exporting what its own submodules define (`pub
 /// use child::Name`: declaring and re-exporting a submodule is not
-/// importing it).
+/// importing it), and a path to the file of one of the file's ancestor
+/// modules (see [`is_ancestor_file`]).
 pub fn edge_of(krate: &Crate, reference: &Reference) -> Option<usize> {
     if reference.test {
         return None;
@@ -152,7 +153,21 @@ pub fn edge_of(krate: &Crate, reference: &Reference) -> Option<usize> {
         Target::Item(file) | Target::Module(file) | Target::Guess(file) => file,
     };
     let re_export_of_own = reference.import == Some(true) && path.within(&reference.scope);
-    (to != reference.file && !re_export_of_own).then_some(to)
+    let upwards = is_ancestor_file(krate, reference.file, to);
+    (to != reference.file && !re_export_of_own && !upwards).then_some(to)
+}
+
+/// Whether file `to` is the front page (`mod.rs`, `lib.rs`, `main.rs`, or
+/// the `x.rs` beside an `x/` folder) of a module that encloses file
+/// `from`'s module. A child may use what its parents define: `act.rs`
+/// naming `super::Service` from `service/mod.rs` while `mod.rs` calls
+/// `act::…` is the usual shape of a module whose children add `impl`
+/// blocks to its type, not a circle. Circles are still found among
+/// siblings (also when one reaches the other through the parent's
+/// re-export) and across modules.
+pub fn is_ancestor_file(krate: &Crate, from: usize, to: usize) -> bool {
+    let (from, to) = (&krate.files[from].module, &krate.files[to].module);
+    from != to && from.within(to)
 }
 
 /// Every edge between files, one per pair (the first line that makes it).
@@ -309,10 +324,10 @@ mod tests {
             .iter()
             .map(|e| (rel(e.from), rel(e.to)))
             .collect();
+        // `a/inner.rs` naming `super::Root` and `a/x/deep.rs` naming
+        // `top::Root` lead to `a/mod.rs`, the file of an ancestor: no edge.
         let expected = [
-            ("a/inner.rs", "a/mod.rs"),
             ("a/x/deep.rs", "a/inner.rs"),
-            ("a/x/deep.rs", "a/mod.rs"),
             ("b.rs", "a/inner.rs"),
             ("b.rs", "a/x.rs"),
             ("b.rs", "c.rs"),
@@ -331,6 +346,77 @@ mod tests {
             .map(|c| c.iter().map(|&f| rel(f)).collect())
             .collect();
         assert_eq!(named, [["b.rs", "c.rs"]]);
+        let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn children_may_use_their_parents_but_siblings_may_not_use_each_other() {
+        let root = fixture(
+            "ancestors",
+            &[
+                (
+                    "src/lib.rs",
+                    "pub mod p;
+pub struct Top;
+",
+                ),
+                (
+                    "src/p/mod.rs",
+                    "mod kid;
+mod game;
+mod hand;
+pub use game::Event;
+                     pub struct Parent;
+pub fn run() -> kid::Kid { todo!() }
+",
+                ),
+                (
+                    "src/p/kid.rs",
+                    "use super::Parent;
+use crate::Top;
+pub struct Kid(Parent, Top);
+",
+                ),
+                (
+                    "src/p/game.rs",
+                    "use super::hand::Hand;
+pub struct Event(pub Hand);
+",
+                ),
+                (
+                    "src/p/hand.rs",
+                    "use super::Event;
+pub struct Hand;
+fn f(_: Event) {}
+",
+                ),
+            ],
+        );
+        let krate = Crate::read(&root);
+        let rel = |f: usize| krate.files[f].rel.trim_start_matches("src/").to_string();
+        let mut found: Vec<(String, String)> = edges(&krate)
+            .iter()
+            .map(|e| (rel(e.from), rel(e.to)))
+            .collect();
+        found.sort();
+        // `kid.rs` uses `p/mod.rs` and `lib.rs`, its ancestors' files, while
+        // `p/mod.rs` calls into `kid.rs`: one edge, no circle. `hand.rs`
+        // reaches `game.rs` through the parent's re-export: a sibling edge.
+        let expected = [
+            ("p/game.rs", "p/hand.rs"),
+            ("p/hand.rs", "p/game.rs"),
+            ("p/mod.rs", "p/kid.rs"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(found, expected);
+        let named: Vec<Vec<String>> = circles(krate.files.len(), &edges(&krate))
+            .iter()
+            .map(|c| c.iter().map(|&f| rel(f)).collect())
+            .collect();
+        assert_eq!(named, [["p/game.rs", "p/hand.rs"]]);
         let _ = fs::remove_dir_all(root);
     }
 }

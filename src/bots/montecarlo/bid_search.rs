@@ -7,7 +7,7 @@
 //! Each candidate action is then tried on every sampled deal: the other
 //! seats finish the bidding with the heuristic player's rules (or, for an
 //! inferring player, with actions drawn from the fitted bidding model of
-//! [`super::inference`], which also weighs each deal by how likely it made
+//! [`crate::bots::inference`], which also weighs each deal by how likely it made
 //! the bidding seen so far), the hand is played out with the bot's
 //! playouts, and the candidate is worth what the seat's side records
 //! (multiplier included). An Estevet is never tried.
@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::Xoshiro256PlusPlus;
 
 use super::MonteCarloBot;
-use super::bidding::{choose_double, choose_trump};
-use super::inference::{Model, replay};
-use super::knowledge::Knowledge;
-use super::playout::{Rollout, rollout, value};
-use super::sample::Sampler;
+use crate::bots::bidding::{choose_double, choose_trump};
+use crate::bots::inference::{Model, replay};
+use crate::bots::knowledge::Knowledge;
+use crate::bots::playout::{Rollout, rollout, value};
+use crate::bots::sample::Sampler;
 use crate::rules::contract::TrumpChoice;
 use crate::rules::view::GameView;
 use crate::rules::{Action, CardSet, Match, Phase, Trump};
