@@ -230,3 +230,177 @@ pub fn decode<T: serde::de::DeserializeOwned>(state: &str) -> Result<T, Error> {
 pub fn encode<T: Serialize>(doc: &T) -> Result<String, Error> {
     Ok(serde_json::to_string(doc)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::lobby::store::{MemoryLobbyStore, Snapshot};
+
+    /// The memory store, but every compare-and-set answers `answer` and
+    /// every read is counted.
+    struct Rigged {
+        inner: MemoryLobbyStore,
+        answer: fn() -> Result<bool, StoreError>,
+        reads: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl LobbyStore for Rigged {
+        async fn insert(
+            &self,
+            doc: Doc,
+            id: &str,
+            state: &str,
+            ttl: Option<Duration>,
+        ) -> Result<bool, StoreError> {
+            self.inner.insert(doc, id, state, ttl).await
+        }
+        async fn get(&self, doc: Doc, id: &str) -> Result<Option<Snapshot>, StoreError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            self.inner.get(doc, id).await
+        }
+        async fn replace(
+            &self,
+            _doc: Doc,
+            _id: &str,
+            _expected: u64,
+            _state: &str,
+            _ttl: Option<Duration>,
+        ) -> Result<bool, StoreError> {
+            (self.answer)()
+        }
+        async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+            self.inner.index_add(index, entry).await
+        }
+        async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+            self.inner.index_remove(index, entry).await
+        }
+        async fn index_page(
+            &self,
+            index: &str,
+            after: Option<&str>,
+            limit: usize,
+        ) -> Result<Vec<String>, StoreError> {
+            self.inner.index_page(index, after, limit).await
+        }
+        async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
+            self.inner.push_event(player, event).await
+        }
+        async fn events_after(
+            &self,
+            player: &str,
+            after: u64,
+            limit: usize,
+        ) -> Result<(Vec<(u64, String)>, u64), StoreError> {
+            self.inner.events_after(player, after, limit).await
+        }
+        async fn wait_events(
+            &self,
+            player: &str,
+            after: u64,
+            timeout: Duration,
+        ) -> Result<u64, StoreError> {
+            self.inner.wait_events(player, after, timeout).await
+        }
+    }
+
+    async fn rigged(answer: fn() -> Result<bool, StoreError>) -> Rigged {
+        let inner = MemoryLobbyStore::new();
+        assert!(inner.insert(Doc::Table, "t", "1", None).await.unwrap());
+        Rigged {
+            inner,
+            answer,
+            reads: AtomicUsize::new(0),
+        }
+    }
+
+    fn add_one(n: &mut u64) -> Result<Step<u64>, Error> {
+        *n += 1;
+        Ok(Step::Write(*n))
+    }
+
+    #[tokio::test]
+    async fn a_record_that_vanishes_before_its_write_is_the_domains_not_found() {
+        let store = rigged(|| Err(StoreError::NotFound)).await;
+        let r = update(
+            &store,
+            Doc::Table,
+            "t",
+            |_| None,
+            || Error::TableNotFound,
+            add_one,
+        )
+        .await;
+        assert_eq!(r.err(), Some(Error::TableNotFound));
+        let r = update(
+            &store,
+            Doc::Table,
+            "gone",
+            |_| None,
+            || Error::TableNotFound,
+            add_one,
+        )
+        .await;
+        assert_eq!(r.err(), Some(Error::TableNotFound), "never there");
+    }
+
+    #[tokio::test]
+    async fn every_lost_race_reads_again_and_the_budget_ends_busy() {
+        let store = rigged(|| Ok(false)).await;
+        let r = update(
+            &store,
+            Doc::Table,
+            "t",
+            |_| None,
+            || Error::TableNotFound,
+            add_one,
+        )
+        .await;
+        assert!(matches!(r, Err(Error::Busy(_))));
+        assert_eq!(store.reads.load(Ordering::SeqCst), ATTEMPTS);
+    }
+
+    #[tokio::test]
+    async fn a_won_race_writes_once_and_keep_writes_nothing() {
+        let store = MemoryLobbyStore::new();
+        assert!(store.insert(Doc::Table, "t", "41", None).await.unwrap());
+        let done = update(
+            &store,
+            Doc::Table,
+            "t",
+            |_| None,
+            || Error::TableNotFound,
+            add_one,
+        )
+        .await
+        .unwrap();
+        assert_eq!((done.version, done.record, done.answer), (2, 42, 42));
+        let kept = update(
+            &store,
+            Doc::Table,
+            "t",
+            |_| None,
+            || Error::TableNotFound,
+            |n: &mut u64| Ok(Step::Keep(*n)),
+        )
+        .await
+        .unwrap();
+        assert_eq!((kept.version, kept.answer), (2, 42));
+        let made = upsert(&store, Doc::Queued, "q", |_| None, add_one)
+            .await
+            .unwrap();
+        assert_eq!(
+            (made.version, made.record),
+            (1, 1),
+            "inserted from the default"
+        );
+        assert_eq!(
+            store.get(Doc::Table, "t").await.unwrap().unwrap().version,
+            2
+        );
+    }
+}
