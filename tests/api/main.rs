@@ -23,6 +23,7 @@ mod errors;
 mod hardening;
 mod limits;
 mod metrics;
+mod normalized;
 mod openapi;
 mod play;
 mod players;

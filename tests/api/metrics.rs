@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::app::{TestApp, spawn_with_store};
 
 /// The sum of every series of `name` whose labels include all of `labels`.
-fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+pub fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
     let mut total = 0.0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let Some((series, v)) = line.rsplit_once(' ') else {

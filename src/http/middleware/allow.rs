@@ -11,6 +11,7 @@ use actix_web::dev::ResourceDef;
 use actix_web::web::Data;
 use utoipa::openapi::OpenApi;
 
+use super::routed;
 use crate::http::problem::ApiError;
 
 /// Resources outside the OpenAPI document, with the methods they take.
@@ -62,15 +63,16 @@ impl Resources {
     }
 }
 
-/// The default service: `405` with `Allow` for a known path, else `404`.
+/// The default service: `405` with `Allow` for a known path (as the
+/// router matches it), else `404`.
 ///
 /// # Errors
 /// Always: the refusal.
 pub async fn refuse(req: HttpRequest) -> Result<actix_web::HttpResponse, ApiError> {
-    let path = req.path().to_string();
     let allow = req
         .app_data::<Data<Resources>>()
-        .and_then(|r| r.allow(&path).map(str::to_string));
+        .and_then(|r| r.allow(routed::path(&req)).map(str::to_string));
+    let path = req.path().to_string();
     Err(match allow {
         Some(allow) => ApiError::MethodNotAllowed {
             method: req.method().to_string(),

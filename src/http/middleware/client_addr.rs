@@ -6,20 +6,32 @@
 //! front of this server, the `n`-th entry from the right is the one the
 //! outermost trusted proxy saw, and everything further left is the client's
 //! own claim, ignored. Several `X-Forwarded-For` headers read as one list.
+//!
+//! An address is counted in one spelling, [`key`]'s: an IPv4-mapped IPv6
+//! address (`::ffff:1.2.3.4`, as a dual-stack listener sees an IPv4
+//! client) is its IPv4 address.
 
 use std::net::IpAddr;
 
 use actix_web::http::header::HeaderMap;
 
-/// The address of the client: the `trusted_proxies`-th `X-Forwarded-For`
-/// entry from the right, or the peer's address when no proxy is trusted,
-/// the header is missing, or the entry there is not an address.
+/// How `ip` is written wherever an address keys a bucket or a cap: its
+/// canonical form (an IPv4-mapped IPv6 address as IPv4), so that one
+/// address is one key whatever its spelling.
+pub fn key(ip: IpAddr) -> String {
+    ip.to_canonical().to_string()
+}
+
+/// The address of the client, as [`key`] writes it: the
+/// `trusted_proxies`-th `X-Forwarded-For` entry from the right, or the
+/// peer's address when no proxy is trusted, the header is missing, or the
+/// entry there is not an address.
 ///
 /// With fewer entries than trusted proxies, the leftmost entry is taken
 /// (the request came through fewer proxies, and that entry was written by
 /// one of them).
 pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trusted_proxies: usize) -> String {
-    let peer = || peer.map_or_else(|| "unknown".to_string(), |a| a.to_string());
+    let peer = || peer.map_or_else(|| "unknown".to_string(), key);
     if trusted_proxies == 0 {
         return peer();
     }
@@ -37,9 +49,7 @@ pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trusted_proxies: usi
         .len()
         .checked_sub(trusted_proxies)
         .map_or(*first, |i| entries[i]);
-    chosen
-        .parse::<IpAddr>()
-        .map_or_else(|_| peer(), |a| a.to_string())
+    chosen.parse::<IpAddr>().map_or_else(|_| peer(), key)
 }
 
 #[cfg(test)]
@@ -78,5 +88,22 @@ mod tests {
             client_ip(&headers(&["1.2.3.4, nonsense"]), PEER, 1),
             "10.0.0.9"
         );
+    }
+
+    #[test]
+    fn an_address_is_one_key_whatever_its_spelling() {
+        for spelled in [
+            "1.2.3.4",
+            "::ffff:1.2.3.4",
+            "::FFFF:102:304",
+            "0:0:0:0:0:ffff:1.2.3.4",
+        ] {
+            assert_eq!(client_ip(&headers(&[spelled]), PEER, 1), "1.2.3.4");
+        }
+        let mapped_peer = Some("::ffff:10.0.0.9".parse().unwrap());
+        assert_eq!(client_ip(&HeaderMap::new(), mapped_peer, 0), "10.0.0.9");
+        // A real IPv6 address stays one, in its one spelling.
+        let v6 = headers(&["2001:DB8:0:0::1"]);
+        assert_eq!(client_ip(&v6, PEER, 1), "2001:db8::1");
     }
 }

@@ -25,6 +25,7 @@ use self::fields::{Quota, announce};
 use super::client_addr;
 use super::extract::bearer_token;
 use super::open_limit::{ConnSlot, OpenCounts, Slot};
+use super::routed;
 use crate::http::problem::{ApiError, Lang};
 use crate::service::metrics::metrics;
 
@@ -36,7 +37,8 @@ pub const LOG_LINES_PER_SEC: u32 = 2;
 pub struct RateLimits {
     /// Requests per second per client address (bursts of twice as many).
     pub per_ip_per_sec: u32,
-    /// Requests per second per seat token (bursts of twice as many).
+    /// Requests per second per seat token, sent as `Authorization` or as
+    /// `access_token` (bursts of twice as many).
     pub per_token_per_sec: u32,
     /// Matches a client address may create per minute.
     pub creates_per_min: u32,
@@ -264,17 +266,28 @@ impl Limiter {
     }
 
     /// The buckets `req` counts against, its client address being `ip`:
-    /// bursts of twice the rate per second, of the rate per minute.
+    /// bursts of twice the rate per second, of the rate per minute. The
+    /// request is classified by its path as the router matches it and its
+    /// query as the extractor reads it ([`routed`]): however it is spelled,
+    /// a request counts as the request it is.
     fn charges(&self, req: &ServiceRequest, ip: &str) -> Vec<Charge> {
         let l = &self.limits;
-        let token = bearer_token(req.headers()).flatten();
+        let path = routed::path(req.request());
+        // The seat token wherever the handlers take it: the header, or the
+        // `access_token` of the reads a browser's `EventSource` makes.
+        let token = match bearer_token(req.headers()) {
+            Some(t) => t.map(str::to_string),
+            None => routed::query_value(req.query_string(), "access_token")
+                .filter(|t| !t.is_empty() && t.len() <= 256),
+        };
         let creates = req.method() == actix_web::http::Method::POST
             && matches!(
-                req.path(),
+                path,
                 "/v1/matches" | "/v1/tables" | "/v1/players" | "/v1/challenges"
             );
-        let invites = req.path().starts_with("/v1/invites/");
-        let hints = req.path().ends_with("/legal-moves") && req.query_string().contains("hint=");
+        let invites = path.starts_with("/v1/invites/");
+        let hints =
+            path.ends_with("/legal-moves") && routed::has_query_key(req.query_string(), "hint");
         let per_second = |key: String, rate, what, label| Charge {
             key,
             rate,
@@ -300,7 +313,7 @@ impl Limiter {
             )),
             token.map(|t| {
                 per_second(
-                    format!("tok:{}", crate::service::token_key(t)),
+                    format!("tok:{}", crate::service::token_key(&t)),
                     l.per_token_per_sec,
                     "requests per second per seat token",
                     "token",

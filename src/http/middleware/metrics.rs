@@ -11,6 +11,7 @@ use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
+use super::routed;
 use crate::http::problem::{Lang, Problem};
 use crate::service::metrics::metrics;
 
@@ -44,7 +45,7 @@ pub async fn metrics_address_only(
     let own = req.app_data::<Data<MetricsAccess>>().and_then(|a| a.addr);
     if let Some(addr) = own {
         let on_metrics_addr = req.app_config().local_addr() == addr;
-        if on_metrics_addr != (req.path() == "/metrics") {
+        if on_metrics_addr != (routed::path(req.request()) == "/metrics") {
             let res = not_found(&req).response();
             return Ok(req.into_response(res).map_into_right_body());
         }
@@ -67,17 +68,15 @@ fn method_label(m: &Method) -> &'static str {
     }
 }
 
-/// The middleware: counts each request by route pattern (`unmatched` when
-/// no route matched), method and final status, and times it until the
-/// response head is ready.
+/// The middleware: counts each request by route pattern (of its path as
+/// the router matches it; `unmatched` when no route matches), method and
+/// final status, and times it until the response head is ready.
 pub async fn track(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody + 'static>, actix_web::Error> {
     let start = Instant::now();
-    let route = req
-        .match_pattern()
-        .unwrap_or_else(|| "unmatched".to_string());
+    let route = routed::pattern(req.request()).unwrap_or_else(|| "unmatched".to_string());
     let method = method_label(req.method());
     let res = next.call(req).await;
     let status = match &res {

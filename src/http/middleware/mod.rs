@@ -9,7 +9,10 @@
 //! - [`conditional`]: conditional reads, `ETag` and `If-None-Match`;
 //! - [`redact`]: the request log, without the request's secrets;
 //! - [`metrics`]: request counts and latencies, and the metrics address;
-//! - [`allow`]: `405` with `Allow`, or `404`, for what no route takes.
+//! - [`allow`]: `405` with `Allow`, or `404`, for what no route takes;
+//! - [`routed`]: the path and query as the router and the query extractor
+//!   see them, the one form the limits, the log's redaction, the metrics'
+//!   labels and `405` classify a request by.
 //!
 //! Imports: [`crate::http::problem`] for the refusals, and the service and
 //! lobby for what they define (errors, metrics, token keys); no domain of
@@ -23,3 +26,4 @@ pub mod limit;
 pub mod metrics;
 pub mod open_limit;
 pub mod redact;
+pub mod routed;

@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use actix_web::dev::Extensions;
 use actix_web::rt::net::TcpStream;
 
+use super::client_addr;
+
 /// Open things per client address.
 #[derive(Debug, Default)]
 pub struct OpenCounts {
@@ -72,7 +74,8 @@ pub enum ConnSlot {
     Over,
 }
 
-/// The `on_connect` hook: counts the connection against its peer address.
+/// The `on_connect` hook: counts the connection against its peer address
+/// (in [`client_addr::key`]'s one spelling).
 pub fn on_connect(counts: &Arc<OpenCounts>, limit: usize, conn: &dyn Any, ext: &mut Extensions) {
     let Some(peer) = conn
         .downcast_ref::<TcpStream>()
@@ -80,7 +83,7 @@ pub fn on_connect(counts: &Arc<OpenCounts>, limit: usize, conn: &dyn Any, ext: &
     else {
         return;
     };
-    let slot = match counts.try_open(&peer.ip().to_string(), limit) {
+    let slot = match counts.try_open(&client_addr::key(peer.ip()), limit) {
         Some(s) => ConnSlot::Open(s),
         None => ConnSlot::Over,
     };
