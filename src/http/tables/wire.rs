@@ -354,6 +354,7 @@ impl From<JoinTable> for lobby::Join {
             name,
             opposite,
             partner: partner.map(|PartnerSpec { name }| name),
+            invited: false,
         }
     }
 }

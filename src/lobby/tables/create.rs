@@ -120,6 +120,10 @@ pub struct Join {
     /// Join as a pair: the caller and its partner take two open seats
     /// facing each other (pairs game); the partner's name.
     pub partner: Option<Option<String>>,
+    /// The joiner came with the table's invite code (`POST
+    /// /v1/invites/{code}/join`), the only way into a private table; a
+    /// join by the table's id alone is refused there.
+    pub invited: bool,
 }
 
 /// A joiner's seat.

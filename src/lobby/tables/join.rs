@@ -39,7 +39,9 @@ impl Lobby {
     ///
     /// # Errors
     /// `Unauthorized` for a credential that is not a player key;
-    /// `SeatTaken` when no suitable seat is open; `TableExpired`;
+    /// `Forbidden` for a private table joined without its invite code
+    /// ([`Join::invited`]); `SeatTaken` when no suitable seat is open;
+    /// `TableExpired`;
     /// `InvalidRequest` for a bad request; `Busy` after lost races.
     pub async fn join(&self, id: &str, caller: Option<&str>, req: Join) -> Result<Joined, Error> {
         let player = match caller {
@@ -240,13 +242,21 @@ impl Lobby {
 
 /// Takes the seat (two for a pair) a join asks for at `table`, as `name`
 /// (and `player`): the seats taken and their new tokens. The table is
-/// marked starting when that fills it.
+/// marked starting when that fills it. A private table is refused to a
+/// join without its invite code, whatever its state, so nothing about it
+/// changes.
 fn take_seats(
     table: &mut TableRecord,
     req: &Join,
     name: &str,
     player: Option<&SeatPlayer>,
 ) -> Result<Step<Taken>, Error> {
+    if table.visibility == Visibility::Private && !req.invited {
+        return Err(Error::Forbidden(
+            "this table is private: join it with its invite code, at POST /v1/invites/{code}/join"
+                .into(),
+        ));
+    }
     match table.status_at(clock_now_ms()) {
         TableStatus::Open => {}
         TableStatus::Expired => return Err(Error::TableExpired),
