@@ -238,9 +238,10 @@ impl Lobby {
                 name: spec.name.as_deref(),
                 player: spec.player.as_deref(),
             };
-            let player = self.svc.check_seat(asked, &players).await?;
+            let checked = self.svc.check_seat(asked, &players).await?;
+            let player = checked.player;
             players.extend(player.clone());
-            let name = spec
+            let name = checked
                 .name
                 .or_else(|| player.as_ref().map(|p| p.name.clone()));
             let token_sha256 = if spec.kind == TableSeatKind::Remote {

@@ -55,13 +55,7 @@ impl Lobby {
                 ));
             }
         };
-        let max_name = self.svc.limits().max_name_len;
-        for name in [&req.name, &req.partner.clone().flatten()]
-            .into_iter()
-            .flatten()
-        {
-            service::check_display_name(name, max_name)?;
-        }
+        let req = self.checked_names(req)?;
         let name = req
             .name
             .clone()
@@ -113,6 +107,22 @@ impl Lobby {
             partner: taken.partner,
             started,
         })
+    }
+
+    /// `req` with the names it gives (the joiner's and its partner's)
+    /// checked and in the form to store (see `service::check_display_name`).
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a name refused.
+    fn checked_names(&self, mut req: Join) -> Result<Join, Error> {
+        let max = self.svc.limits().max_name_len;
+        let check = |name: Option<String>| {
+            name.map(|n| service::check_display_name(&n, max))
+                .transpose()
+        };
+        req.name = check(req.name)?;
+        req.partner = req.partner.map(check).transpose()?;
+        Ok(req)
     }
 
     /// Frees the seat of `caller` (a seat token of the table, or the key
