@@ -17,8 +17,9 @@ pub struct NewSeat {
     /// The house bot for a bot seat, and the stand-in on a timeout
     /// (default [`bots::DEFAULT`]).
     pub bot: Option<String>,
-    /// A display name: printable text, at most
-    /// [`Limits::max_name_len`](super::Limits) characters.
+    /// A display name, checked as [`check_display_name`](super::check_display_name)
+    /// does (at most [`Limits::max_name_len`](super::Limits) characters)
+    /// and stored in NFC.
     pub name: Option<String>,
     /// The player who sits here (its id): its key may act for the seat,
     /// and its stream hears of the match. The seat's name defaults to the
@@ -182,7 +183,8 @@ impl Service {
                 name: spec.name.as_deref(),
                 player: spec.player.as_deref(),
             };
-            let player = match self.check_seat(asked, &players).await? {
+            let checked = self.check_seat(asked, &players).await?;
+            let player = match checked.player {
                 Some(p) => {
                     players.push(p.clone());
                     Some(p)
@@ -191,7 +193,7 @@ impl Service {
                 None if spec.kind == SeatKind::Bot => SeatPlayer::house(&bot),
                 None => None,
             };
-            let name = spec
+            let name = checked
                 .name
                 .or_else(|| player.as_ref().map(|p| p.name.clone()));
             let token_sha256 = match spec.kind {

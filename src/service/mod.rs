@@ -16,7 +16,8 @@
 //! `bots`, `rating` and `store`.
 //!
 //! By job: [`create`](Service::create) in `create.rs` (its checks in
-//! `input.rs` and the one seat check in `seats.rs`), acting with the
+//! `input.rs`, the one check of a display name in `names.rs` and the one
+//! seat check in `seats.rs`), acting with the
 //! compare-and-set retry loop in `act.rs`, reads and event pages in
 //! `reads.rs`, loading and saving a record in `persist.rs`, the house-bot
 //! driver in `driver.rs`, what is told to the hooks in `players.rs`.
@@ -36,6 +37,7 @@ mod hooks;
 mod input;
 mod instrumented;
 pub mod metrics;
+mod names;
 mod persist;
 mod players;
 mod reads;
@@ -56,11 +58,12 @@ pub use create::{Created, NewMatch, NewSeat, SeatToken};
 pub use error::Error;
 pub use events::EventView;
 pub use hooks::{Hooks, NoPlayers};
-pub use input::{check_move_timeout, check_name as check_display_name, house_bot};
+pub use input::{check_move_timeout, house_bot};
+pub use names::check_name as check_display_name;
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
-pub use seats::{Holder, SeatSpec, check_seat_spec};
+pub use seats::{CheckedSeat, Holder, SeatSpec, check_seat_spec};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };

@@ -2,7 +2,7 @@
 //! given out: a new match, a table, a challenge, the queue.
 
 use super::seat_player::SeatPlayer;
-use super::{Error, Service, input};
+use super::{Error, Service, input, names};
 
 /// How a seat is to be held, as far as the check cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +28,23 @@ pub struct SeatSpec<'a> {
     pub player: Option<&'a str>,
 }
 
+/// A seat as checked: its display name as it is to be stored (in NFC),
+/// and the registered player asked for.
+#[derive(Clone, Debug)]
+pub struct CheckedSeat {
+    /// The display name asked for, normalized (see `names.rs`).
+    pub name: Option<String>,
+    /// The player asked for, resolved.
+    pub player: Option<SeatPlayer>,
+}
+
 /// Checks one seat as asked, before any player is looked up: a known
-/// house bot, a printable name of at most `max_name_len` characters, a
-/// player only at a remote seat, never a house bot's player (house bots
-/// sit at bot seats), and no player given two seats (`taken`: the ids
-/// given so far).
+/// house bot, a display name as
+/// [`check_display_name`](super::check_display_name) wants it (at most
+/// `max_name_len` characters), a player only at a remote seat, never a
+/// house bot's player (house bots sit at bot seats), and no player given
+/// two seats (`taken`: the ids given so far). Answers the name to store:
+/// the one asked for, in NFC.
 ///
 /// # Errors
 /// `InvalidRequest`, saying what is wrong.
@@ -40,13 +52,14 @@ pub fn check_seat_spec(
     spec: SeatSpec<'_>,
     taken: &[&str],
     max_name_len: usize,
-) -> Result<(), Error> {
+) -> Result<Option<String>, Error> {
     input::house_bot(spec.bot)?;
-    if let Some(name) = spec.name {
-        input::check_name(name, max_name_len)?;
-    }
+    let name = spec
+        .name
+        .map(|n| names::check_name(n, max_name_len))
+        .transpose()?;
     let Some(id) = spec.player else {
-        return Ok(());
+        return Ok(name);
     };
     if spec.holder != Holder::Remote {
         return Err(Error::InvalidRequest(
@@ -64,13 +77,14 @@ pub fn check_seat_spec(
             "player {id} is given two seats"
         )));
     }
-    Ok(())
+    Ok(name)
 }
 
 impl Service {
     /// Checks one seat of a new match or table against the seats already
     /// checked (`taken`: the players given so far), as
-    /// [`check_seat_spec`] does, and resolves the player asked for.
+    /// [`check_seat_spec`] does: its name to store, and the player asked
+    /// for, resolved.
     ///
     /// # Errors
     /// As [`check_seat_spec`]; `InvalidRequest` for no such player;
@@ -79,12 +93,13 @@ impl Service {
         &self,
         spec: SeatSpec<'_>,
         taken: &[SeatPlayer],
-    ) -> Result<Option<SeatPlayer>, Error> {
+    ) -> Result<CheckedSeat, Error> {
         let ids: Vec<&str> = taken.iter().map(|p| p.id.as_str()).collect();
-        check_seat_spec(spec, &ids, self.limits.max_name_len)?;
-        match spec.player {
-            Some(id) => Ok(Some(self.hooks.seat_player(id).await?)),
-            None => Ok(None),
-        }
+        let name = check_seat_spec(spec, &ids, self.limits.max_name_len)?;
+        let player = match spec.player {
+            Some(id) => Some(self.hooks.seat_player(id).await?),
+            None => None,
+        };
+        Ok(CheckedSeat { name, player })
     }
 }

@@ -82,9 +82,12 @@ pub async fn spawn_lobby_with(backend: Backend, opts: ServeOptions) -> TestApp {
 
 /// A match service and lobby over `backend` for both.
 pub async fn lobby_for(backend: Backend) -> Lobby {
-    let store = store_for(backend, None).await;
-    let svc = Service::new(store, Limits::default()).expect("start the service");
-    let lobby_store: Arc<dyn botifarra::lobby::store::LobbyStore> = if backend == Backend::Redis {
+    lobby_over(backend, lobby_store_for(backend).await).await
+}
+
+/// The lobby's store on `backend`.
+pub async fn lobby_store_for(backend: Backend) -> Arc<dyn botifarra::lobby::store::LobbyStore> {
+    if backend == Backend::Redis {
         Arc::new(
             botifarra::lobby::store::RedisLobbyStore::connect(&crate::backends::redis::redis_url())
                 .await
@@ -92,7 +95,16 @@ pub async fn lobby_for(backend: Backend) -> Lobby {
         )
     } else {
         Arc::new(MemoryLobbyStore::new())
-    };
+    }
+}
+
+/// A lobby kept in `lobby_store`, over a match service on `backend`.
+pub async fn lobby_over(
+    backend: Backend,
+    lobby_store: Arc<dyn botifarra::lobby::store::LobbyStore>,
+) -> Lobby {
+    let store = store_for(backend, None).await;
+    let svc = Service::new(store, Limits::default()).expect("start the service");
     Lobby::new(svc, lobby_store)
 }
 

@@ -23,6 +23,7 @@ mod errors;
 mod hardening;
 mod limits;
 mod metrics;
+mod names;
 mod normalized;
 mod openapi;
 mod play;

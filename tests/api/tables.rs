@@ -306,6 +306,61 @@ async fn a_private_table_is_joined_with_its_invite_code(backend: Backend) {
     assert_eq!(r.json["code"], "invite_not_found");
 }
 
+async fn a_private_table_is_not_joined_by_its_id(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let p = register(&app, "uninvited", "human").await;
+    let created = create_table(&app, four_open(json!({"visibility": "private"}))).await;
+    let id = created["table"]["table_id"].as_str().unwrap().to_string();
+    let code = created["invite_code"].as_str().unwrap().to_string();
+    let path = format!("/v1/tables/{id}");
+    let before = app.get(&path, None).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+    assert!(
+        before.json.get("invite_code").is_none() && !before.text.contains(&code),
+        "the code is shown only in the creator's answer: {}",
+        before.text
+    );
+
+    for (cred, body) in [
+        (None, json!({})),
+        (None, json!({"seat": 1, "name": "Pere"})),
+        (Some(p.key.as_str()), json!({})),
+        (None, json!({"name": "Anna", "partner": {"name": "Jordi"}})),
+    ] {
+        let r = join(&app, &id, cred, body).await;
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.text);
+        assert_eq!(r.json["code"], "forbidden");
+        assert!(
+            r.json["detail"].as_str().unwrap().contains("invite code"),
+            "{}",
+            r.text
+        );
+        assert!(secrets_in(&r.text).is_empty() && !r.text.contains(&code));
+    }
+    let after = app.get(&path, None).await;
+    assert_eq!(after.json, before.json, "a refused join changes nothing");
+    assert_eq!(after.json["open_seats"], 4);
+
+    // With its code the same player sits down, and still sees no code.
+    let r = app
+        .post(&format!("/v1/invites/{code}/join"), Some(&p.key), json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json["token"]["seat"], 0);
+    assert_eq!(r.json["table"]["seats"][0]["player"]["id"], p.id.as_str());
+    assert!(!r.text.contains(&code), "{}", r.text);
+    let seated = app.get(&path, Some(&p.key)).await;
+    assert_eq!(seated.json["open_seats"], 3);
+    assert!(!seated.text.contains(&code), "{}", seated.text);
+    // A public table is still joined by its id.
+    let public = create_table(&app, four_open(json!({}))).await;
+    let public = public["table"]["table_id"].as_str().unwrap().to_string();
+    assert_eq!(
+        join(&app, &public, None, json!({})).await.status,
+        StatusCode::OK
+    );
+}
+
 async fn guessing_invite_codes_is_rate_limited(backend: Backend) {
     let mut opts = unlimited();
     opts.rate_limits.invites_per_min = 5;
@@ -346,14 +401,17 @@ async fn no_secret_shows_anywhere_but_where_it_is_issued(backend: Backend) {
     let code = created["invite_code"].as_str().unwrap().to_string();
     let mut issued: Vec<String> = secrets_in(&created.to_string());
     issued.push(p.key.clone());
-    let a = join(&app, &id, None, json!({})).await;
+    let by_code = format!("/v1/invites/{code}/join");
+    let a = app.post(&by_code, None, json!({})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     issued.extend(secrets_in(&a.text));
     let rotated = app
         .post("/v1/players/me/key", Some(&p.key), json!({}))
         .await;
     issued.extend(secrets_in(&rotated.text));
     let key = rotated.json["api_key"].as_str().unwrap().to_string();
-    let b = join(&app, &id, None, json!({})).await;
+    let b = app.post(&by_code, None, json!({})).await;
+    assert_eq!(b.status, StatusCode::OK, "{}", b.text);
     issued.extend(secrets_in(&b.text));
     assert_eq!(issued.len(), 6, "{issued:?}");
 
@@ -430,6 +488,7 @@ both_stores!(
     an_unfilled_table_expires,
     the_lobby_lists_open_public_tables_by_variant,
     a_private_table_is_joined_with_its_invite_code,
+    a_private_table_is_not_joined_by_its_id,
     guessing_invite_codes_is_rate_limited,
     no_secret_shows_anywhere_but_where_it_is_issued,
 );

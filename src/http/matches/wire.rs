@@ -84,12 +84,13 @@ pub struct SeatSpec {
     /// `expert`).
     #[schema(value_type = Option<crate::http::openapi::schema::HouseBot>)]
     pub bot: Option<String>,
-    /// A display name: printable text (no control, bidi or zero-width
-    /// characters), at most 64 characters.
+    /// A display name: at most 64 characters, at least one of them
+    /// visible; no control, invisible or text-direction characters, and at
+    /// most 3 combining marks on one character. Stored in Unicode NFC.
     #[schema(
         example = "alice",
         max_length = 64,
-        pattern = r"^[^\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
+        pattern = r"^[\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u2800\u3164\uFFA0]*[^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u2800\u3164\uFFA0\u034F\u17B4\u17B5\u180B-\u180D\u180F\uFE00-\uFE0F][^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
     )]
     pub name: Option<String>,
     /// A registered player to seat here (a `remote` seat): its API key

@@ -10,7 +10,7 @@ use super::wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
-use crate::lobby::Lobby;
+use crate::lobby::{Join, Lobby};
 use crate::rules::Variant;
 use crate::service::Error;
 
@@ -56,20 +56,29 @@ pub async fn get_table(tables: Data<Lobby>, id: Path<String>) -> Result<HttpResp
     Ok(HttpResponse::Ok().json(Table::from(tables.table(&id).await?)))
 }
 
+/// Joins table `id`; `invited` when the caller came with its invite code
+/// (the only way into a private table).
 async fn join_table(
     tables: &Lobby,
     id: &str,
+    invited: bool,
     bearer: Bearer,
     body: &[u8],
 ) -> Result<HttpResponse, ApiError> {
     let req: JoinTable = parse_body(body)?;
-    let joined = tables.join(id, bearer.0.as_deref(), req.into()).await?;
+    let req = Join {
+        invited,
+        ..req.into()
+    };
+    let joined = tables.join(id, bearer.0.as_deref(), req).await?;
     Ok(HttpResponse::Ok().json(Joined::from(joined)))
 }
 
 /// Take a seat: as the player whose API key is sent, or anonymously
 /// without one. The answer holds the seat's token (shown only here); the
-/// join that takes the last seat starts the match.
+/// join that takes the last seat starts the match. A private table is
+/// joined only with its invite code (`POST /v1/invites/{code}/join`): by
+/// its id it is `403 forbidden`, and nothing changes.
 #[utoipa::path(
     tag = "tables",
     params(("id" = String, Path, description = "Table id")),
@@ -84,6 +93,8 @@ async fn join_table(
         (status = 200, description = "Seated: the token, and the table", body = Joined),
         (status = 400, description = "Bad request", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "A credential that is not a player key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A private table: join it with its invite code (`forbidden`)", body = Problem, content_type = "application/problem+json",
+            example = json!({"type": "urn:botifarra:problem:forbidden", "title": "Forbidden", "status": 403, "detail": "this table is private: join it with its invite code, at POST /v1/invites/{code}/join", "code": "forbidden"})),
         (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No suitable seat open (`seat_taken`)", body = Problem, content_type = "application/problem+json"),
         (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
@@ -96,7 +107,7 @@ pub async fn join(
     bearer: Bearer,
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
-    join_table(&tables, &id, bearer, &body).await
+    join_table(&tables, &id, false, bearer, &body).await
 }
 
 /// Leave a table before its match starts: the seat is open again and its
@@ -207,5 +218,5 @@ pub async fn join_invite(
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     let id = tables.table_of_invite(&code).await?;
-    join_table(&tables, &id, bearer, &body).await
+    join_table(&tables, &id, true, bearer, &body).await
 }

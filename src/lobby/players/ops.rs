@@ -48,16 +48,13 @@ impl Lobby {
     /// # Errors
     /// `InvalidRequest` for a bad name; `StoreUnavailable`.
     pub async fn register(&self, req: NewPlayer) -> Result<Registered, Error> {
-        crate::service::check_display_name(&req.name, self.svc.limits().max_name_len)?;
-        if req.name.trim().is_empty() {
-            return Err(Error::InvalidRequest("a player needs a name".into()));
-        }
+        let name = crate::service::check_display_name(&req.name, self.svc.limits().max_name_len)?;
         for _ in 0..4 {
             let id = format!("p{}", hex::encode(random_bytes::<12>()?));
             let (api_key, hash) = new_key(&id)?;
             let player = PlayerRecord {
                 id: id.clone(),
-                name: req.name.clone(),
+                name: name.clone(),
                 kind: req.kind,
                 key_sha256: Some(hash),
                 matches_played: 0,

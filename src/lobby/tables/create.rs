@@ -120,6 +120,10 @@ pub struct Join {
     /// Join as a pair: the caller and its partner take two open seats
     /// facing each other (pairs game); the partner's name.
     pub partner: Option<Option<String>>,
+    /// The joiner came with the table's invite code (`POST
+    /// /v1/invites/{code}/join`), the only way into a private table; a
+    /// join by the table's id alone is refused there.
+    pub invited: bool,
 }
 
 /// A joiner's seat.
@@ -234,9 +238,10 @@ impl Lobby {
                 name: spec.name.as_deref(),
                 player: spec.player.as_deref(),
             };
-            let player = self.svc.check_seat(asked, &players).await?;
+            let checked = self.svc.check_seat(asked, &players).await?;
+            let player = checked.player;
             players.extend(player.clone());
-            let name = spec
+            let name = checked
                 .name
                 .or_else(|| player.as_ref().map(|p| p.name.clone()));
             let token_sha256 = if spec.kind == TableSeatKind::Remote {

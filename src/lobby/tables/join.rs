@@ -39,7 +39,9 @@ impl Lobby {
     ///
     /// # Errors
     /// `Unauthorized` for a credential that is not a player key;
-    /// `SeatTaken` when no suitable seat is open; `TableExpired`;
+    /// `Forbidden` for a private table joined without its invite code
+    /// ([`Join::invited`]); `SeatTaken` when no suitable seat is open;
+    /// `TableExpired`;
     /// `InvalidRequest` for a bad request; `Busy` after lost races.
     pub async fn join(&self, id: &str, caller: Option<&str>, req: Join) -> Result<Joined, Error> {
         let player = match caller {
@@ -53,13 +55,7 @@ impl Lobby {
                 ));
             }
         };
-        let max_name = self.svc.limits().max_name_len;
-        for name in [&req.name, &req.partner.clone().flatten()]
-            .into_iter()
-            .flatten()
-        {
-            service::check_display_name(name, max_name)?;
-        }
+        let req = self.checked_names(req)?;
         let name = req
             .name
             .clone()
@@ -111,6 +107,22 @@ impl Lobby {
             partner: taken.partner,
             started,
         })
+    }
+
+    /// `req` with the names it gives (the joiner's and its partner's)
+    /// checked and in the form to store (see `service::check_display_name`).
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a name refused.
+    fn checked_names(&self, mut req: Join) -> Result<Join, Error> {
+        let max = self.svc.limits().max_name_len;
+        let check = |name: Option<String>| {
+            name.map(|n| service::check_display_name(&n, max))
+                .transpose()
+        };
+        req.name = check(req.name)?;
+        req.partner = req.partner.map(check).transpose()?;
+        Ok(req)
     }
 
     /// Frees the seat of `caller` (a seat token of the table, or the key
@@ -240,13 +252,21 @@ impl Lobby {
 
 /// Takes the seat (two for a pair) a join asks for at `table`, as `name`
 /// (and `player`): the seats taken and their new tokens. The table is
-/// marked starting when that fills it.
+/// marked starting when that fills it. A private table is refused to a
+/// join without its invite code, whatever its state, so nothing about it
+/// changes.
 fn take_seats(
     table: &mut TableRecord,
     req: &Join,
     name: &str,
     player: Option<&SeatPlayer>,
 ) -> Result<Step<Taken>, Error> {
+    if table.visibility == Visibility::Private && !req.invited {
+        return Err(Error::Forbidden(
+            "this table is private: join it with its invite code, at POST /v1/invites/{code}/join"
+                .into(),
+        ));
+    }
     match table.status_at(clock_now_ms()) {
         TableStatus::Open => {}
         TableStatus::Expired => return Err(Error::TableExpired),

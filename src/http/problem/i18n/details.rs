@@ -147,15 +147,26 @@ pub const DETAILS: &[[&str; 3]] = &[
         "bot desconegut {0}; bots de la casa: {1}",
         "bot desconocido {0}; bots de la casa: {1}",
     ],
+    // Names (of players, seats and joiners).
     [
-        "seat names are at most {} characters",
-        "els noms dels seients tenen com a màxim {0} caràcters",
-        "los nombres de los asientos tienen como máximo {0} caracteres",
+        "names are at most {} characters",
+        "els noms tenen com a màxim {0} caràcters",
+        "los nombres tienen como máximo {0} caracteres",
     ],
     [
-        "seat names must be printable text; U+{} is not allowed",
-        "els noms dels seients han de ser text imprimible; U+{0} no s'hi admet",
-        "los nombres de los asientos deben ser texto imprimible; U+{0} no se admite",
+        "names may not contain control, invisible or text-direction characters, such as U+{}",
+        "els noms no poden contenir caràcters de control, invisibles o de direcció del text, com ara U+{0}",
+        "los nombres no pueden contener caracteres de control, invisibles o de dirección del texto, como U+{0}",
+    ],
+    [
+        "a name needs a visible character, not only spaces or invisible fillers",
+        "un nom necessita algun caràcter visible, no només espais o farciments invisibles",
+        "un nombre necesita algún carácter visible, no solo espacios o rellenos invisibles",
+    ],
+    [
+        "names may stack at most {} combining marks on one character",
+        "els noms poden apilar com a màxim {0} marques combinants sobre un caràcter",
+        "los nombres pueden apilar como máximo {0} marcas combinantes sobre un carácter",
     ],
     [
         "move_timeout_ms must be between 100 and 86400000",
