@@ -58,7 +58,7 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<MatchView>, Error> {
         let (rec, tag) = self.tagged(id, token).await?;
-        self.tell_viewed(&rec).await;
+        self.hooks.viewed(&rec).await;
         if current(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }

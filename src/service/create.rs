@@ -149,7 +149,7 @@ impl Service {
         metrics::metrics().matches_created.inc();
         house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
-        self.announce_start(&rec).await;
+        self.hooks.started(&rec).await;
         Ok(Some(Created {
             match_id: rec.id.clone(),
             tokens: seat_tokens,

@@ -189,7 +189,7 @@ impl Service {
             );
         }
         if let CommitOutcome::Committed { .. } = outcome {
-            self.after_commit(rec).await;
+            self.hooks.committed(rec).await;
         }
         Ok(outcome)
     }

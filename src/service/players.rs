@@ -1,5 +1,6 @@
 //! Matches that know their players: a player's API key acts for its seats,
-//! and the [`Hooks`](super::Hooks) hear what happened to its matches.
+//! found among the seats of the match (what the hooks are told is told
+//! directly, through `self.hooks`).
 
 use super::record::MatchRecord;
 use super::seat_player::KEY_PREFIX;
@@ -40,20 +41,5 @@ impl Service {
                 "send the seat token or the player's key as `Authorization: Bearer <token>`".into(),
             )
         })
-    }
-
-    /// After a new match is stored: the hooks hear it started.
-    pub(super) async fn announce_start(&self, rec: &MatchRecord) {
-        self.hooks.started(rec).await;
-    }
-
-    /// After a commit of `rec`: the hooks hear of it.
-    pub(super) async fn after_commit(&self, rec: &MatchRecord) {
-        self.hooks.committed(rec).await;
-    }
-
-    /// On a read of `rec`: the hooks may finish what its commit left.
-    pub(super) async fn tell_viewed(&self, rec: &MatchRecord) {
-        self.hooks.viewed(rec).await;
     }
 }

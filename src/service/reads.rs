@@ -49,7 +49,7 @@ impl Service {
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
         let rec = self.load_current(id).await?;
-        self.tell_viewed(&rec).await;
+        self.hooks.viewed(&rec).await;
         let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }
