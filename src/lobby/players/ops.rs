@@ -87,24 +87,24 @@ impl Lobby {
     /// # Errors
     /// `Unauthorized` for a wrong key; `Busy` after lost races; `StoreUnavailable`.
     pub async fn replace_key(&self, key: &str, revoke: bool) -> Result<Option<String>, Error> {
-        let (_, player) = self.core.authenticate(key).await?;
+        let refused = || Error::Unauthorized("this is not a current player API key".into());
+        // The key is checked on the record the write reads (one read, as
+        // authenticating first and then updating would make two).
+        let id = records::key_player(key).ok_or_else(refused)?;
         let presented = hash_token(key);
         let replaced = update(
             self.store(),
             Doc::Player,
-            &player.id,
+            id,
             |_| None,
-            || Error::Unauthorized("this is not a current player API key".into()),
+            refused,
             |player: &mut PlayerRecord| {
-                // The key must still be current at the write.
                 if !player
                     .key_sha256
                     .as_deref()
                     .is_some_and(|stored| hash_matches(&presented, stored))
                 {
-                    return Err(Error::Unauthorized(
-                        "this is not a current player API key".into(),
-                    ));
+                    return Err(refused());
                 }
                 if revoke {
                     player.key_sha256 = None;
@@ -116,7 +116,7 @@ impl Lobby {
             },
         )
         .await?;
-        tracing::info!(player = %player.id, revoke, "player key replaced");
+        tracing::info!(player = %id, revoke, "player key replaced");
         Ok(replaced.answer)
     }
 

@@ -9,6 +9,7 @@ use crate::lobby::records::{
     self, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
 };
 use crate::lobby::store::Doc;
+use crate::lobby::update::load;
 use crate::rules::{Rules, Seat, Side};
 use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, SeatToken, clock_now_ms, rfc3339};
 
@@ -188,6 +189,17 @@ impl TableRecord {
     }
 }
 
+/// A table id of the shape tables have (anything else is no table).
+///
+/// # Errors
+/// `TableNotFound` for any other shape.
+pub(super) fn check_table_id(id: &str) -> Result<(), Error> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Error::TableNotFound);
+    }
+    Ok(())
+}
+
 /// The lobby indexes a public table is listed in.
 pub(super) fn indexes(t: &TableRecord) -> [String; 2] {
     let variant = serde_json::to_value(t.rules.variant)
@@ -338,18 +350,13 @@ impl Lobby {
         })
     }
 
-    /// Loads a table; a full table whose match is not yet created is
-    /// started here (its starter may have failed half-way).
+    /// Loads a table and its version.
+    ///
+    /// # Errors
+    /// `TableNotFound`; `StoreUnavailable`.
     pub(super) async fn load_table(&self, id: &str) -> Result<(u64, TableRecord), Error> {
-        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(Error::TableNotFound);
-        }
-        let snap = self
-            .store()
-            .get(Doc::Table, id)
-            .await?
-            .ok_or(Error::TableNotFound)?;
-        Ok((snap.version, records::decode(&snap.state)?))
+        check_table_id(id)?;
+        load(self.store(), Doc::Table, id, || Error::TableNotFound).await
     }
 
     /// A table as everyone sees it.

@@ -1,7 +1,7 @@
 //! Joining and leaving a table, and the start of its match when the last
 //! seat is taken.
 
-use super::create::{Join, Joined, TableView, indexes, taken_seat};
+use super::create::{Join, Joined, TableView, check_table_id, indexes, taken_seat};
 use crate::lobby::Lobby;
 use crate::lobby::records::{
     self, PlayerEvent, SeatPlayer, TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility,
@@ -23,14 +23,6 @@ struct Taken {
 /// How long a table record lives once written now.
 fn table_ttl(table: &TableRecord) -> Option<std::time::Duration> {
     Some(table.ttl(clock_now_ms()))
-}
-
-/// A table id of the shape tables have (anything else is no table).
-fn check_table_id(id: &str) -> Result<(), Error> {
-    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return Err(Error::TableNotFound);
-    }
-    Ok(())
 }
 
 impl Lobby {
