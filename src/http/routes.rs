@@ -33,6 +33,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(tables::handlers::get_table)
         .service(tables::handlers::join)
         .service(tables::handlers::leave)
+        .service(tables::handlers::decline)
         .service(tables::handlers::lobby)
         .service(tables::handlers::invite)
         .service(tables::handlers::join_invite)

@@ -8,14 +8,16 @@
 //! lists), [`LobbyCore`] (the store, players looked up by id or key, their
 //! event streams; the match service's [`Hooks`](crate::service::Hooks)),
 //! [`update`] (the one compare-and-set helper every write goes through,
-//! so two instances racing for a seat can never both get it) and
-//! `start.rs` (the one routine that starts the match a table, a challenge
+//! so two instances racing for a seat can never both get it),
+//! `pending.rs` (each player's pending invitations, made and received,
+//! which the caps count by compare-and-set) and `start.rs` (the one routine that starts the match a table, a challenge
 //! or a queue group promised). The lobby imports the match service and
 //! below (`service`, `store`, `rating`, `bots`, `rules`); nothing below
 //! imports the lobby.
 
 pub mod challenges;
 mod core;
+pub mod pending;
 mod players;
 pub mod queue;
 mod ratings;

@@ -3,7 +3,7 @@
 use super::clock::now_ms;
 use super::record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatKind, SeatRecord};
 use super::seat_player::SeatPlayer;
-use super::seats::{Holder, SeatSpec};
+use super::seats::{CONSENT_DETAIL, Holder, SeatSpec, check_seat_spec};
 use super::{Error, Service, driver, events, input, metrics, tokens};
 use crate::bots;
 use crate::rating;
@@ -84,6 +84,25 @@ impl Service {
         self.create_at(req)
             .await?
             .ok_or_else(|| Error::Internal("match id collision".into()))
+    }
+
+    /// Creates a match asked for by the holder of `credential` (a player's
+    /// key, or none): a seat may name only that player (see
+    /// [`check_consent`](Service::check_consent)). The lobby's own starts
+    /// (a table, a challenge, a queue group) seat players who consented
+    /// there, through [`create_at`](Service::create_at).
+    ///
+    /// # Errors
+    /// As [`check_consent`](Service::check_consent) and
+    /// [`create`](Service::create).
+    pub async fn create_as(
+        &self,
+        req: NewMatch,
+        credential: Option<&str>,
+    ) -> Result<Created, Error> {
+        self.check_consent(req.seats.as_deref().unwrap_or_default(), credential)
+            .await?;
+        self.create(req).await
     }
 
     /// Creates a match, under `req.id` when given: `None` when a match
@@ -217,6 +236,47 @@ impl Service {
             });
         }
         Ok((seats, seat_tokens))
+    }
+
+    /// Consent for the seats of a new match asked for by the holder of
+    /// `credential`: each seat may name only the caller's own player,
+    /// and only with its key. Seats are first checked as
+    /// [`check_seat_spec`] does, so a malformed seat is refused as such.
+    ///
+    /// # Errors
+    /// As [`check_seat_spec`]; `Unauthorized` for a credential that is
+    /// not a current key; `ConsentRequired` for a seat naming any other
+    /// player, or any player without a key.
+    async fn check_consent(
+        &self,
+        seats: &[NewSeat],
+        credential: Option<&str>,
+    ) -> Result<(), Error> {
+        let mut named: Vec<&str> = Vec::new();
+        for seat in seats {
+            let Some(player) = seat.player.as_deref() else {
+                continue;
+            };
+            let spec = SeatSpec {
+                holder: match seat.kind {
+                    SeatKind::Remote => Holder::Remote,
+                    SeatKind::Bot => Holder::Bot,
+                },
+                bot: seat.bot.as_deref().unwrap_or(crate::bots::DEFAULT),
+                name: seat.name.as_deref(),
+                player: Some(player),
+            };
+            check_seat_spec(spec, &named, self.limits.max_name_len)?;
+            named.push(player);
+        }
+        if named.is_empty() {
+            return Ok(());
+        }
+        let me = self.caller_player(credential).await?;
+        if named.iter().any(|p| me.as_deref() != Some(*p)) {
+            return Err(Error::ConsentRequired(CONSENT_DETAIL.into()));
+        }
+        Ok(())
     }
 
     /// What a rated match records at creation: its pool and each seat's

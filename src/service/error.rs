@@ -47,6 +47,14 @@ pub enum Error {
     /// The challenger has as many pending challenges as it may.
     #[error("{0}")]
     TooManyChallenges(String),
+    /// The invited player has as many pending invitations (challenges and
+    /// reserved seats) waiting for its answer as it may.
+    #[error("{0}")]
+    InboxFull(String),
+    /// The request names another player without that player's key: only
+    /// an invitation it answers (a challenge, a reserved seat) can seat it.
+    #[error("{0}")]
+    ConsentRequired(String),
     /// No such matchmaking ticket (or not the caller's).
     #[error("no queue ticket with this id for this player")]
     TicketNotFound,

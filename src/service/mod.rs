@@ -63,7 +63,7 @@ pub use names::check_name as check_display_name;
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
 pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
-pub use seats::{CheckedSeat, Holder, SeatSpec, check_seat_spec};
+pub use seats::{CONSENT_DETAIL, CheckedSeat, Holder, SeatSpec, check_seat_spec};
 pub use tokens::{
     hash_matches, hash_token, new_token as new_seat_token, os_random as random_bytes, token_key,
 };

@@ -1,8 +1,14 @@
 //! The one check of a seat specification, shared by every way a seat is
 //! given out: a new match, a table, a challenge, the queue.
 
-use super::seat_player::SeatPlayer;
+use super::seat_player::{KEY_PREFIX, SeatPlayer};
 use super::{Error, Service, input, names};
+
+/// Why a seat naming another player is refused where it would seat that
+/// player at once (a new match): nothing seats a player but its own key.
+pub const CONSENT_DETAIL: &str = "a seat names a player only with that player's key (send it as \
+     `Authorization: Bearer <key>` to sit yourself); to play another player, challenge it \
+     (POST /v1/challenges) or reserve it a seat at a table (POST /v1/tables)";
 
 /// How a seat is to be held, as far as the check cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,5 +107,24 @@ impl Service {
             None => None,
         };
         Ok(CheckedSeat { name, player })
+    }
+}
+
+impl Service {
+    /// The player whose key `credential` is; `None` without a credential.
+    ///
+    /// # Errors
+    /// `Unauthorized` for a credential that is not a current player key;
+    /// `StoreUnavailable`.
+    pub async fn caller_player(&self, credential: Option<&str>) -> Result<Option<String>, Error> {
+        match credential {
+            None => Ok(None),
+            Some(key) if key.starts_with(KEY_PREFIX) => {
+                Ok(Some(self.hooks.authenticate(key).await?))
+            }
+            Some(_) => Err(Error::Unauthorized(
+                "a seat names a player only with that player's API key as the bearer".into(),
+            )),
+        }
     }
 }

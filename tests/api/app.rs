@@ -108,6 +108,18 @@ pub async fn lobby_over(
     Lobby::new(svc, lobby_store)
 }
 
+/// Servers for a race: one on memory; two instances sharing the test
+/// Redis otherwise.
+pub async fn instances(backend: Backend) -> Vec<TestApp> {
+    match backend {
+        Backend::Memory => vec![spawn_lobby_app(backend).await],
+        _ => vec![
+            spawn_lobby_app(backend).await,
+            spawn_lobby_app(backend).await,
+        ],
+    }
+}
+
 /// Starts a server over a lobby (and its match service) made by the caller.
 pub fn spawn_service(lobby: Lobby, opts: ServeOptions) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");

@@ -158,7 +158,10 @@ async fn a_pairs_challenge_is_accepted_by_all_three_and_played(backend: Backend)
     assert_eq!(late.json["code"], "challenge_closed");
     for who in &p {
         let list = app.get("/v1/challenges", Some(&who.key)).await;
-        assert_eq!(list.json, json!({"incoming": [], "outgoing": []}));
+        assert_eq!(
+            list.json,
+            json!({"incoming": [], "outgoing": [], "next_incoming": null, "next_outgoing": null})
+        );
         let started = events_about(&app, &who.key, "match_started", &id).await;
         assert_eq!(started.len(), 1, "{started:?}");
     }
@@ -454,7 +457,10 @@ async fn every_refusal_is_a_problem_and_changes_nothing(backend: Backend) {
             "a refusal tells nobody"
         );
         let list = app.get("/v1/challenges", Some(&who.key)).await;
-        assert_eq!(list.json, json!({"incoming": [], "outgoing": []}));
+        assert_eq!(
+            list.json,
+            json!({"incoming": [], "outgoing": [], "next_incoming": null, "next_outgoing": null})
+        );
     }
 
     // Answers from the wrong players.

@@ -92,12 +92,10 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
     let public = [
         "/healthz",
         "/readyz",
-        "/v1/matches",
         "/v1/players",
         "/v1/players/{id}",
         "/v1/players/{id}/ratings",
         "/v1/leaderboard",
-        "/v1/tables",
         "/v1/tables/{id}",
         "/v1/lobby",
         "/v1/invites/{code}",
@@ -110,10 +108,17 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/challenges/{id}",
         "/v1/challenges/{id}/accept",
         "/v1/challenges/{id}/decline",
+        "/v1/tables/{id}/decline",
         "/v1/queue",
         "/v1/queue/{ticket}",
     ];
-    let joins = ["/v1/tables/{id}/join", "/v1/invites/{code}/join"];
+    // Anonymous, or with a player's key (which alone seats that player).
+    let joins = [
+        "/v1/tables/{id}/join",
+        "/v1/invites/{code}/join",
+        "/v1/matches",
+        "/v1/tables",
+    ];
     let spectator = [
         "/v1/matches/{id}",
         "/v1/matches/{id}/events",

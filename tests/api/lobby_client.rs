@@ -27,7 +27,13 @@ pub async fn register(app: &TestApp, name: &str, kind: &str) -> PlayerKey {
 
 /// Creates a table; returns the whole answer.
 pub async fn create_table(app: &TestApp, body: Value) -> Value {
-    let r = app.post("/v1/tables", None, body).await;
+    create_table_as(app, None, body).await
+}
+
+/// Creates a table with a credential (a player's key seats that player);
+/// returns the whole answer.
+pub async fn create_table_as(app: &TestApp, key: Option<&str>, body: Value) -> Value {
+    let r = app.post("/v1/tables", key, body).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     r.json
 }

@@ -15,8 +15,10 @@ mod logs;
 mod raw;
 
 mod browser;
+mod challenge_caps;
 mod challenges;
 mod clock_stream;
+mod consent;
 mod contract;
 mod contract_document;
 mod errors;

@@ -104,7 +104,7 @@ async fn a_players_key_plays_its_seat_and_its_stream_tells_it_when(backend: Back
     let r = app
         .post(
             "/v1/matches",
-            None,
+            Some(&p.key),
             json!({
                 "rules": {"max_hands": 1},
                 "auto_deal": true,
@@ -169,15 +169,21 @@ async fn a_players_key_plays_its_seat_and_its_stream_tells_it_when(backend: Back
     let me = app.get("/v1/players/me", Some(&p.key)).await;
     assert_eq!(me.json["matches_played"], 1);
 
-    // A seat for an unknown player, or one player twice, is refused.
+    // One player twice, or at a bot seat, is refused; a seat for any
+    // player but the key's own (an unknown one too) needs its consent.
     for seats in [
-        json!([{"player": "p000000000000000000000000"}, {}, {}, {}]),
         json!([{"player": p.id}, {"player": p.id}, {}, {}]),
         json!([{"kind": "bot", "player": p.id}, {}, {}, {}]),
     ] {
-        let r = app.post("/v1/matches", None, json!({"seats": seats})).await;
+        let r = app
+            .post("/v1/matches", Some(&p.key), json!({"seats": seats}))
+            .await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
     }
+    let unknown = json!({"seats": [{"player": "p000000000000000000000000"}, {}, {}, {}]});
+    let r = app.post("/v1/matches", Some(&p.key), unknown).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.text);
+    assert_eq!(r.json["code"], "consent_required");
 }
 
 async fn the_player_stream_is_served_as_server_sent_events(backend: Backend) {
@@ -186,7 +192,7 @@ async fn the_player_stream_is_served_as_server_sent_events(backend: Backend) {
     let r = app
         .post(
             "/v1/matches",
-            None,
+            Some(&p.key),
             json!({"auto_deal": true, "seats": [{"player": p.id}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}),
         )
         .await;

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 
 use crate::app::{Backend, TestApp, spawn_lobby_app};
 use crate::backends::both_stores;
-use crate::lobby_client::{PlayerKey, create_table, four_open, join, post_at_version, register};
+use crate::lobby_client::{
+    PlayerKey, create_table, create_table_as, four_open, join, post_at_version, register,
+};
 
 /// One app on memory; two instances sharing the test Redis.
 async fn instances(backend: Backend) -> Vec<TestApp> {
@@ -196,8 +198,9 @@ async fn a_stream_on_one_instance_hears_of_a_start_made_through_another() {
     let a = spawn_lobby_app(Backend::Redis).await;
     let b = spawn_lobby_app(Backend::Redis).await;
     let p = register(&a, "listener", "bot").await;
-    let created = create_table(
+    let created = create_table_as(
         &a,
+        Some(&p.key),
         four_open(json!({"seats": [{"kind": "remote", "player": p.id}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]})),
     )
     .await;

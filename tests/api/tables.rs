@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::app::{Backend, spawn_lobby_app, spawn_lobby_with, unlimited};
 use crate::backends::both_stores;
 use crate::lobby_client::{
-    create_table, four_open, join, play_to_end, player_events, register, secrets_in,
+    create_table, create_table_as, four_open, join, play_to_end, player_events, register,
+    secrets_in,
 };
 
 fn event_types(page: &Value) -> Vec<String> {
@@ -25,8 +26,9 @@ async fn the_last_join_starts_the_match_with_every_seat_known(backend: Backend) 
     let app = spawn_lobby_app(backend).await;
     let host = register(&app, "host", "human").await;
     let bot = register(&app, "joiner", "bot").await;
-    let created = create_table(
+    let created = create_table_as(
         &app,
+        Some(&host.key),
         json!({
             "rules": {"max_hands": 1},
             "auto_deal": true,
@@ -392,8 +394,9 @@ async fn no_secret_shows_anywhere_but_where_it_is_issued(backend: Backend) {
     let logs = crate::logs::capture();
     let app = spawn_lobby_app(backend).await;
     let p = register(&app, "secretive", "bot").await;
-    let created = create_table(
+    let created = create_table_as(
         &app,
+        Some(&p.key),
         four_open(json!({"visibility": "private", "seats": [{"kind": "remote", "player": p.id}, {"kind": "open"}, {"kind": "open"}, {"kind": "remote"}]})),
     )
     .await;

@@ -2,8 +2,10 @@
 //! casual), they accept or decline, the challenger may cancel; the last
 //! acceptance starts the match.
 
-use actix_web::web::{Data, Path};
+use actix_web::web::{Data, Path, Query};
 use actix_web::{HttpResponse, delete, get, post};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use super::wire::{Challenge, ChallengeList, CreateChallenge};
 use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body, player_key};
@@ -35,7 +37,8 @@ use crate::lobby::Lobby;
         (status = 400, description = "Bad rules, counts or players (the challenger itself, a player named twice, a house bot), or a rated challenge with other rules", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "An unknown player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The challenger has 50 pending challenges (`too_many_challenges`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The challenger has 50 pending invitations of its own (`too_many_challenges`), or an invited player has 50 waiting for its answer (`inbox_full`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Too many writers raced; nothing was made, retry (`busy`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many created", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -52,21 +55,48 @@ pub async fn create_challenge(
     Ok(respond::created(location).json(Challenge::from(made)))
 }
 
+/// Query of `GET /v1/challenges`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// The `next_incoming` cursor of a previous list.
+    #[param(pattern = "^[0-9a-z:]*$", max_length = 64)]
+    pub incoming_after: Option<String>,
+    /// The `next_outgoing` cursor of a previous list.
+    #[param(pattern = "^[0-9a-z:]*$", max_length = 64)]
+    pub outgoing_after: Option<String>,
+}
+
 /// The caller's pending challenges: those it is invited to (`incoming`)
-/// and those it made (`outgoing`).
+/// and those it made (`outgoing`), every one of them: each list ends with
+/// a cursor (`next_incoming`, `next_outgoing`) that is null when the list
+/// is shown to its end, and otherwise pages on.
 #[utoipa::path(
     tag = "challenges",
     operation_id = "list_challenges",
+    params(ListQuery),
     security(("player_key" = [])),
     responses(
         (status = 200, description = "Pending challenges, oldest first", body = ChallengeList),
+        (status = 400, description = "A cursor no list gave", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/v1/challenges")]
-pub async fn list_challenges(lobby: Data<Lobby>, bearer: Bearer) -> Result<HttpResponse, ApiError> {
+pub async fn list_challenges(
+    lobby: Data<Lobby>,
+    bearer: Bearer,
+    q: Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
-    let list = lobby.challenges_of(&key).await?;
+    let list = lobby
+        .challenges_of(
+            &key,
+            q.incoming_after.as_deref(),
+            q.outgoing_after.as_deref(),
+        )
+        .await?;
     Ok(HttpResponse::Ok().json(ChallengeList::from(list)))
 }
 

@@ -254,18 +254,34 @@ impl From<lobby::ChallengeView> for Challenge {
 /// A player's pending challenges.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ChallengeList {
-    /// Challenges the player is invited to, oldest first (at most 100).
+    /// Challenges the player is invited to, oldest first (at most 100 a
+    /// page; a player is sent at most 50 pending invitations, so one page
+    /// holds them all).
     pub incoming: Vec<Challenge>,
-    /// Challenges the player made, oldest first (at most 100).
+    /// Challenges the player made, oldest first (at most 100 a page; a
+    /// player makes at most 50 pending invitations).
     pub outgoing: Vec<Challenge>,
+    /// Pass as `incoming_after` for the rest of `incoming`; null when it
+    /// is all shown.
+    pub next_incoming: Option<String>,
+    /// Pass as `outgoing_after` for the rest of `outgoing`; null when it
+    /// is all shown.
+    pub next_outgoing: Option<String>,
 }
 
 impl From<lobby::ChallengeList> for ChallengeList {
     fn from(l: lobby::ChallengeList) -> ChallengeList {
-        let lobby::ChallengeList { incoming, outgoing } = l;
+        let lobby::ChallengeList {
+            incoming,
+            outgoing,
+            next_incoming,
+            next_outgoing,
+        } = l;
         ChallengeList {
             incoming: incoming.into_iter().map(Into::into).collect(),
             outgoing: outgoing.into_iter().map(Into::into).collect(),
+            next_incoming,
+            next_outgoing,
         }
     }
 }

@@ -48,9 +48,13 @@ pub struct LegalQuery {
 /// Create a match.
 ///
 /// Rules default to docs/rules.md; seats default to four remote seats. The answer
-/// holds one secret token per remote seat — shown only here.
+/// holds one secret token per remote seat — shown only here. A seat may
+/// name a registered `player` only when the request carries that player's
+/// key (`Authorization: Bearer <key>`): nobody is seated without consent.
+/// To play another player, challenge it or reserve it a seat at a table.
 #[utoipa::path(
     tag = "matches",
+    security((), ("player_key" = [])),
     request_body(content = CreateMatch, examples(
         ("one player against three house bots" = (value = json!({"seats": [{"kind": "remote", "name": "me"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}], "auto_deal": true}))),
         ("four remote seats, defaults" = (value = json!({}))),
@@ -59,14 +63,21 @@ pub struct LegalQuery {
     responses(
         (status = 201, description = "Created: ids, seat tokens and the spectator view", body = Created),
         (status = 400, description = "Invalid rules, seats or seed", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seat names a player, and the bearer is not a current player key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A seat names a player other than the key's, or any player without a key (`consent_required`)", body = Problem, content_type = "application/problem+json",
+            example = json!({"type": "urn:botifarra:problem:consent_required", "title": "Consent required", "status": 403, "detail": crate::service::CONSENT_DETAIL, "code": "consent_required"})),
         (status = 429, description = "Too many matches created", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Store unavailable", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/matches")]
-pub async fn create_match(svc: Data<Service>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_match(
+    svc: Data<Service>,
+    bearer: Bearer,
+    body: JsonBytes,
+) -> Result<HttpResponse, ApiError> {
     let req: CreateMatch = parse_body(&body)?;
-    let created = svc.create(req.into()).await?;
+    let created = svc.create_as(req.into(), bearer.0.as_deref()).await?;
     let location = format!("/v1/matches/{}", created.match_id);
     Ok(respond::created(location).json(Created::from(created)))
 }

@@ -39,7 +39,8 @@ pub struct Problem {
     /// `version_conflict`, `idempotency_key_reused`, `rate_limited`,
     /// `store_unavailable`, `busy`, `store_full`, `match_too_large`,
     /// `internal_error`, `player_not_found`, `table_not_found`,
-    /// `invite_not_found`, `table_expired`, `seat_taken`, `table_started`.
+    /// `invite_not_found`, `table_expired`, `seat_taken`, `table_started`,
+    /// `consent_required`, `too_many_challenges`, `inbox_full`.
     #[schema(value_type = crate::http::openapi::schema::problem::ProblemCode)]
     pub code: String,
     /// With `illegal_move`, `wrong_phase` and `not_your_turn`: the rule the
@@ -237,6 +238,8 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::ChallengeClosed(_) => (409, "challenge_closed", "Challenge closed"),
         Error::ChallengeExpired => (409, "challenge_expired", "Challenge expired"),
         Error::TooManyChallenges(_) => (409, "too_many_challenges", "Too many challenges"),
+        Error::InboxFull(_) => (409, "inbox_full", "Inbox full"),
+        Error::ConsentRequired(_) => (403, "consent_required", "Consent required"),
         Error::TicketNotFound => (404, "ticket_not_found", "Ticket not found"),
         Error::AlreadyQueued(_) => (409, "already_queued", "Already queued"),
         Error::TicketMatched => (409, "ticket_matched", "Ticket matched"),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::wire::{CreateTable, JoinTable, Joined, LobbyPage, Table, TableCreated};
-use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body};
+use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body, player_key};
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
 use crate::lobby::{Join, Lobby};
@@ -18,12 +18,20 @@ use crate::service::Error;
 ///
 /// Seats are `open` (anyone may join), `remote` (its token is in the
 /// answer; with `player`, that player's key acts for it too) or `bot`. A
+/// seat names the caller's own `player` only with that player's key as
+/// the bearer; a seat naming another player is `reserved` for it: no
+/// token is issued for it, that player hears `table_invited` and takes it
+/// with its own key (`POST /v1/tables/{id}/join`) or declines it
+/// (`POST /v1/tables/{id}/decline`). Reserved seats count among the
+/// caller's and the invited player's pending invitations (at most 50
+/// each way). A
 /// `public` table is listed in `GET /v1/lobby`; a `private` one is joined
 /// with the invite code of the answer. When the last open seat is taken,
 /// the match is created under the table's id. A table whose seats are not
 /// all taken by `expires_at` expires.
 #[utoipa::path(
     tag = "tables",
+    security((), ("player_key" = [])),
     request_body(content = CreateTable, examples(
         ("me against three open seats" = (value = json!({"seats": [{"kind": "remote", "name": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}], "auto_deal": true}))),
         ("two bots, two open seats, private" = (value = json!({"seats": [{"kind": "open"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "open"}, {"kind": "bot", "bot": "heuristic"}], "visibility": "private", "expires_in_s": 300}))),
@@ -31,13 +39,20 @@ use crate::service::Error;
     responses(
         (status = 201, description = "Created: the table, its invite code (private) and the remote seats' tokens", body = TableCreated),
         (status = 400, description = "Invalid rules, seats, player or expiry", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "A seat names a player, and the bearer is not a current player key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A seat names a player without a key (`consent_required`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The caller has 50 pending invitations of its own (`too_many_challenges`), or a player a seat is reserved for has 50 waiting for its answer (`inbox_full`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many created", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/tables")]
-pub async fn create_table(tables: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_table(
+    tables: Data<Lobby>,
+    bearer: Bearer,
+    body: JsonBytes,
+) -> Result<HttpResponse, ApiError> {
     let req: CreateTable = parse_body(&body)?;
-    let created = tables.create_table(req.into()).await?;
+    let created = tables.create_table(req.into(), bearer.0.as_deref()).await?;
     let location = format!("/v1/tables/{}", created.table.table_id);
     Ok(respond::created(location).json(TableCreated::from(created)))
 }
@@ -75,7 +90,9 @@ async fn join_table(
 }
 
 /// Take a seat: as the player whose API key is sent, or anonymously
-/// without one. The answer holds the seat's token (shown only here); the
+/// without one. A player a seat is reserved for takes that seat (by the
+/// table's id even when the table is private); seats reserved for others
+/// are never open to it. The answer holds the seat's token (shown only here); the
 /// join that takes the last seat starts the match. A private table is
 /// joined only with its invite code (`POST /v1/invites/{code}/join`): by
 /// its id it is `403 forbidden`, and nothing changes.
@@ -108,6 +125,32 @@ pub async fn join(
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     join_table(&tables, &id, false, bearer, &body).await
+}
+
+/// Decline the seat reserved for the caller (its key) at a table: the
+/// seat is open again for anyone, and the players seated hear
+/// `seat_freed`.
+#[utoipa::path(
+    tag = "tables",
+    params(("id" = String, Path, description = "Table id")),
+    security(("player_key" = [])),
+    responses(
+        (status = 200, description = "Declined: the table", body = Table),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such table", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No seat here is reserved for this player (`seat_taken`), or the match has started (`table_started`)", body = Problem, content_type = "application/problem+json"),
+        (status = 410, description = "The table expired", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/tables/{id}/decline")]
+pub async fn decline(
+    tables: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let table = tables.decline_seat(&id, &key).await?;
+    Ok(HttpResponse::Ok().json(Table::from(table)))
 }
 
 /// Leave a table before its match starts: the seat is open again and its

@@ -51,6 +51,10 @@ pub enum TableSeatKind {
     Remote,
     /// A house bot.
     Bot,
+    /// Held for one invited player (`player`), who takes it with its key
+    /// or declines it. In a request, a `remote` seat naming another
+    /// player is reserved too.
+    Reserved,
 }
 
 impl From<TableSeatKind> for records::TableSeatKind {
@@ -59,6 +63,7 @@ impl From<TableSeatKind> for records::TableSeatKind {
             TableSeatKind::Open => records::TableSeatKind::Open,
             TableSeatKind::Remote => records::TableSeatKind::Remote,
             TableSeatKind::Bot => records::TableSeatKind::Bot,
+            TableSeatKind::Reserved => records::TableSeatKind::Reserved,
         }
     }
 }
@@ -69,6 +74,7 @@ impl From<records::TableSeatKind> for TableSeatKind {
             records::TableSeatKind::Open => TableSeatKind::Open,
             records::TableSeatKind::Remote => TableSeatKind::Remote,
             records::TableSeatKind::Bot => TableSeatKind::Bot,
+            records::TableSeatKind::Reserved => TableSeatKind::Reserved,
         }
     }
 }
@@ -102,7 +108,8 @@ impl From<records::TableStatus> for TableStatus {
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSeatSpec {
-    /// `open` (default), `remote` (its token is in the answer) or `bot`.
+    /// `open` (default), `remote` (its token is in the answer), `bot`, or
+    /// `reserved` (for the `player` named, who takes it with its own key).
     #[serde(default)]
     pub kind: TableSeatKind,
     /// The house bot of a `bot` seat, and the stand-in on a timeout.
@@ -113,7 +120,9 @@ pub struct TableSeatSpec {
         pattern = r"^[\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u2800\u3164\uFFA0]*[^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u0020\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u115F\u1160\u2800\u3164\uFFA0\u034F\u17B4\u17B5\u180B-\u180D\u180F\uFE00-\uFE0F][^\u0000-\u001F\u007F-\u009F\u00AD\u0600-\u0605\u061C\u06DD\u070F\u0890\u0891\u08E2\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB]*$"
     )]
     pub name: Option<String>,
-    /// A registered player to seat here (a `remote` seat).
+    /// A registered player for a `remote` or `reserved` seat: the
+    /// caller's own player (with its key as the bearer) sits here; any
+    /// other player gets the seat reserved, with no token in the answer.
     pub player: Option<String>,
 }
 
@@ -191,7 +200,7 @@ pub struct TableSeat {
     pub seat: Seat,
     /// The side it scores for.
     pub team: Side,
-    /// `open`, `remote` or `bot`.
+    /// `open`, `remote`, `bot` or `reserved`.
     pub kind: TableSeatKind,
     /// The house bot of a bot seat.
     pub bot: Option<String>,
@@ -290,7 +299,8 @@ pub struct TableCreated {
     pub table: Table,
     /// A private table's invite code (8 characters), shown only here.
     pub invite_code: Option<String>,
-    /// One secret token per `remote` seat, shown only here.
+    /// One secret token per `remote` seat, shown only here (none for a
+    /// seat reserved for another player).
     pub tokens: Vec<SeatToken>,
 }
 

@@ -4,7 +4,8 @@
 //! reads) and its players' event streams.
 //!
 //! Listing is part of making a challenge, so its failure is the
-//! creation's. Taking a closed challenge out of the indexes and telling
+//! creation's (the slots it took in its players' pending lists are given
+//! back when it closes, with its index entries). Taking a closed challenge out of the indexes and telling
 //! its players come after the write that closed it, so their failures
 //! are logged and never undo that write: readers of an index skip (and
 //! remove) the entries of closed challenges, and an event is best effort
@@ -32,8 +33,14 @@ impl Lobby {
     }
 
     /// Takes a challenge no longer pending out of the indexes (a failure
-    /// is logged: readers skip closed entries and remove them).
+    /// is logged: readers skip closed entries and remove them) and gives
+    /// back the slots it held in its players' pending lists (a failure is
+    /// logged: they free themselves at its expiry).
     pub(super) async fn unlist_challenge(&self, rec: &ChallengeRecord) {
+        let inv = rec.invitation();
+        self.core
+            .give_back_slots(Some(inv.maker), &inv.to, &inv.slot.id)
+            .await;
         let store = self.store();
         let mut removed = store
             .index_remove(PENDING_INDEX, &rec.pending_entry())

@@ -1,9 +1,11 @@
 //! Making a challenge, in the order its steps run: validate the request
 //! (rules, then the seats in [`check_seats`], the move clock, the
-//! expiry), refuse a challenger with too many pending challenges, resolve
-//! the seats (each named player looked up), build the record (a fresh id,
-//! which the match will have, and a fresh seed), store it with its index
-//! entries, and tell each invited player.
+//! expiry), resolve the seats (each named player looked up), build the
+//! record (a fresh id, which the match will have, and a fresh seed), take
+//! its slots in the players' pending lists (refused past a challenger's
+//! [`MAX_MADE`] or an invited player's [`MAX_RECEIVED`], by
+//! compare-and-set, so the caps hold under races; see `lobby/pending.rs`),
+//! store it with its index entries, and tell each invited player.
 //!
 //! Who sits where: the challenger at seat 0; in the pairs game its
 //! partner opposite (seat 2) and the opponents at seats 1 and 3; in the
@@ -19,15 +21,14 @@ use crate::rating;
 use crate::rules::{Rules, Seat, Variant};
 use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, clock_now_ms, rfc3339};
 
-use super::record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus, player_index};
+use super::record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus};
 use super::view::ChallengeView;
 
 /// Default life of an unanswered challenge, in seconds.
 pub const DEFAULT_EXPIRY_S: u64 = 600;
 /// The longest life of an unanswered challenge, in seconds.
 pub const MAX_EXPIRY_S: u64 = 86_400;
-/// Most pending challenges one player may have made at once.
-pub const MAX_PENDING_OUT: usize = 50;
+pub use crate::lobby::pending::{MAX_MADE, MAX_RECEIVED};
 
 /// A new challenge, as the challenger asks for it.
 #[derive(Clone, Debug)]
@@ -80,8 +81,9 @@ impl Lobby {
     /// `Unauthorized` for a key that is not current; `InvalidRequest` for
     /// bad rules, counts or players (the challenger itself, a player named
     /// twice, a house bot); `PlayerNotFound` for an unknown player;
-    /// `TooManyChallenges` past [`MAX_PENDING_OUT`] pending ones;
-    /// `StoreUnavailable`.
+    /// `TooManyChallenges` past [`MAX_MADE`] pending invitations made;
+    /// `InboxFull` for an invited player with [`MAX_RECEIVED`] pending;
+    /// `Busy`; `StoreUnavailable`.
     pub async fn create_challenge(
         &self,
         key: &str,
@@ -89,28 +91,19 @@ impl Lobby {
     ) -> Result<ChallengeView, Error> {
         let (_, me) = self.core.authenticate(key).await?;
         let checked = check_request(&req, &me.id)?;
-        self.check_pending_out(&me.id).await?;
         let seats = self.challenge_seats(&me, checked.seats).await?;
         let rec = new_record(&req, checked.rules, seats, checked.expires_in_s)?;
-        self.store_challenge(&rec).await?;
+        let invitation = rec.invitation();
+        self.core.take_slots(&invitation).await?;
+        if let Err(e) = self.store_challenge(&rec).await {
+            self.core
+                .give_back_slots(Some(invitation.maker), &invitation.to, &rec.id)
+                .await;
+            return Err(e);
+        }
         tracing::info!(challenge_id = %rec.id, rated = rec.rated, "challenge made");
         self.announce_challenge(&rec, me.seat_player()).await;
         Ok(rec.view(rec.created_ms))
-    }
-
-    /// Refuses a challenger with [`MAX_PENDING_OUT`] pending challenges.
-    ///
-    /// # Errors
-    /// `TooManyChallenges`; `StoreUnavailable`.
-    async fn check_pending_out(&self, challenger: &str) -> Result<(), Error> {
-        let outgoing = player_index("out", challenger);
-        if self.pending_challenges(&outgoing).await?.len() >= MAX_PENDING_OUT {
-            return Err(Error::TooManyChallenges(format!(
-                "a player may have {MAX_PENDING_OUT} pending challenges at once; cancel one, or \
-                 wait for answers"
-            )));
-        }
-        Ok(())
     }
 
     /// Every seat of the challenge `me` makes: `me` at seat 0 (accepted),

@@ -28,7 +28,8 @@
 //!
 //! What it may import: from the lobby, only its shared parts — the
 //! `Lobby` handle and its `LobbyCore` (players, keys, event streams),
-//! `update` (the one compare-and-set helper), `records` (players, events,
+//! `update` (the one compare-and-set helper), `pending` (the players'
+//! pending invitations the caps count), `records` (players, events,
 //! encoding) and `store` (documents and indexes) — never another room of
 //! the lobby (tables, queue, ratings); outside it, `crate::service` (the
 //! match is created through its ordinary create path, and its errors,
@@ -45,7 +46,7 @@ mod start;
 mod sweep;
 mod view;
 
-pub use create::{DEFAULT_EXPIRY_S, MAX_EXPIRY_S, MAX_PENDING_OUT, NewChallenge};
+pub use create::{DEFAULT_EXPIRY_S, MAX_EXPIRY_S, MAX_MADE, MAX_RECEIVED, NewChallenge};
 pub use read::LIST_MAX;
 pub use record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus};
 pub use view::{ChallengeList, ChallengeSeatView, ChallengeView};

@@ -4,7 +4,8 @@
 //! Every read settles what it reads (see `sweep.rs`), so a reader may
 //! write: it expires a challenge past its time, or starts one fully
 //! accepted. A list walks the player's index in order of creation and
-//! shows only what is still pending; the entries of challenges closed
+//! shows only what is still pending, a page at a time with a cursor per
+//! direction (never cut silently); the entries of challenges closed
 //! since (their removal is best effort) are removed on the way.
 
 use crate::lobby::Lobby;
@@ -13,7 +14,8 @@ use crate::service::{Error, clock_now_ms};
 use super::record::{ChallengeStatus, player_index};
 use super::view::{ChallengeList, ChallengeView};
 
-/// Most challenges `GET /v1/challenges` lists in each direction.
+/// Most challenges `GET /v1/challenges` lists in each direction per page
+/// (with the caps of `lobby/pending.rs`, every pending one fits).
 pub const LIST_MAX: usize = 100;
 
 /// Most index entries one list reads (closed challenges are skipped).
@@ -37,41 +39,64 @@ impl Lobby {
     }
 
     /// The caller's pending challenges: those it is invited to and those it
-    /// made, oldest first, at most [`LIST_MAX`] each.
+    /// made, oldest first, at most [`LIST_MAX`] each, after the cursors of
+    /// a previous list (each list's `next` cursor is `None` once it is
+    /// shown to its end).
     ///
     /// # Errors
-    /// `Unauthorized`; `StoreUnavailable`.
-    pub async fn challenges_of(&self, key: &str) -> Result<ChallengeList, Error> {
+    /// `Unauthorized`; `InvalidRequest` for a cursor no list gave;
+    /// `StoreUnavailable`.
+    pub async fn challenges_of(
+        &self,
+        key: &str,
+        incoming_after: Option<&str>,
+        outgoing_after: Option<&str>,
+    ) -> Result<ChallengeList, Error> {
         let (_, me) = self.core.authenticate(key).await?;
+        for cursor in [incoming_after, outgoing_after].into_iter().flatten() {
+            check_cursor(cursor)?;
+        }
+        let (incoming, next_incoming) = self
+            .pending_challenges(&player_index("in", &me.id), incoming_after)
+            .await?;
+        let (outgoing, next_outgoing) = self
+            .pending_challenges(&player_index("out", &me.id), outgoing_after)
+            .await?;
         Ok(ChallengeList {
-            incoming: self.pending_challenges(&player_index("in", &me.id)).await?,
-            outgoing: self
-                .pending_challenges(&player_index("out", &me.id))
-                .await?,
+            incoming,
+            outgoing,
+            next_incoming,
+            next_outgoing,
         })
     }
 
-    /// The first [`LIST_MAX`] pending challenges of a player's index,
-    /// reading at most [`LIST_SCAN`] entries; the entries of closed
-    /// challenges a failed removal left behind are removed on the way.
+    /// The first [`LIST_MAX`] pending challenges of a player's index
+    /// after `after`, reading at most [`LIST_SCAN`] entries, and the
+    /// cursor to go on from (`None` at the index's end); the entries of
+    /// closed challenges a failed removal left behind are removed on the
+    /// way.
     ///
     /// # Errors
     /// `StoreUnavailable`.
-    pub(super) async fn pending_challenges(
+    async fn pending_challenges(
         &self,
         index: &str,
-    ) -> Result<Vec<ChallengeView>, Error> {
+        after: Option<&str>,
+    ) -> Result<(Vec<ChallengeView>, Option<String>), Error> {
         let store = self.store();
         let mut out = Vec::new();
-        let mut after: Option<String> = None;
+        let mut cursor = after.map(str::to_owned);
         let mut scanned = 0;
-        while out.len() < LIST_MAX && scanned < LIST_SCAN {
-            let entries = store.index_page(index, after.as_deref(), LIST_MAX).await?;
-            let Some(last) = entries.last().cloned() else {
-                break;
-            };
+        while scanned < LIST_SCAN {
+            let entries = store.index_page(index, cursor.as_deref(), LIST_MAX).await?;
+            if entries.is_empty() {
+                return Ok((out, None));
+            }
             scanned += entries.len();
             for entry in entries {
+                if out.len() == LIST_MAX {
+                    return Ok((out, cursor));
+                }
                 let id = entry.rsplit(':').next().unwrap_or_default();
                 let rec = match self.load_challenge(id).await {
                     Ok(rec) => Some(rec),
@@ -80,13 +105,30 @@ impl Lobby {
                 };
                 let now = clock_now_ms();
                 match rec.filter(|r| r.status_at(now) == ChallengeStatus::Pending) {
-                    Some(rec) if out.len() < LIST_MAX => out.push(rec.view(now)),
-                    Some(_) => {}
+                    Some(rec) => out.push(rec.view(now)),
                     None => store.index_remove(index, &entry).await?,
                 }
+                cursor = Some(entry);
             }
-            after = Some(last);
         }
-        Ok(out)
+        Ok((out, cursor))
+    }
+}
+
+/// A list cursor as lists give them (`<15 digits>:<challenge id>`).
+///
+/// # Errors
+/// `InvalidRequest` for anything else.
+fn check_cursor(cursor: &str) -> Result<(), Error> {
+    let fits = cursor.len() <= 64
+        && cursor
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase() || b == b':');
+    if fits {
+        Ok(())
+    } else {
+        Err(Error::InvalidRequest(
+            "a list cursor is the `next_incoming` or `next_outgoing` of a previous list".into(),
+        ))
     }
 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::lobby::pending::{Invitation, Slot};
 use crate::lobby::records::SeatPlayer;
 use crate::rules::Rules;
 use crate::service::{Error, OnTimeout};
@@ -186,6 +187,24 @@ impl ChallengeRecord {
                 Some(player_index(direction, &p.id))
             })
             .collect()
+    }
+
+    /// The slots it holds in its players' pending lists: the
+    /// challenger's, and each invited player's, until its expiry.
+    pub(super) fn invitation(&self) -> Invitation<'_> {
+        Invitation {
+            maker: self.challenger(),
+            to: self
+                .seats
+                .iter()
+                .filter(|s| s.role != ChallengeRole::Challenger)
+                .filter_map(|s| s.player.as_ref().map(|p| p.id.as_str()))
+                .collect(),
+            slot: Slot {
+                id: self.id.clone(),
+                expires_ms: self.expires_ms,
+            },
+        }
     }
 
     /// What its next reader must finish before anything else, as of

@@ -64,6 +64,10 @@ pub struct ChallengeList {
     pub incoming: Vec<ChallengeView>,
     /// Challenges the player made, oldest first.
     pub outgoing: Vec<ChallengeView>,
+    /// The cursor of the rest of `incoming`; `None` when it is all shown.
+    pub next_incoming: Option<String>,
+    /// The cursor of the rest of `outgoing`; `None` when it is all shown.
+    pub next_outgoing: Option<String>,
 }
 
 impl ChallengeRecord {

@@ -33,6 +33,21 @@ pub enum PlayerEvent {
         /// Seats now open.
         open_seats: usize,
     },
+    /// Another player reserved this one a seat at a table: it takes the
+    /// seat with its key (`POST /v1/tables/{id}/join`) or declines it
+    /// (`POST /v1/tables/{id}/decline`).
+    TableInvited {
+        /// The table (and match-to-be) id.
+        table_id: String,
+        /// The player who made the table.
+        from: SeatPlayer,
+        /// The seat reserved.
+        seat: Seat,
+        /// The variant's name.
+        variant: String,
+        /// When the table expires if seats are still open (RFC 3339).
+        expires_at: String,
+    },
     /// A match with the player in it started.
     MatchStarted {
         /// The match id.

@@ -55,6 +55,9 @@ pub enum Doc {
     Ticket,
     /// A player's place in the queue: its waiting ticket, if any.
     Queued,
+    /// A player's pending invitations, made and received (under the
+    /// player's id), each with its expiry: what the caps count.
+    Pending,
 }
 
 impl Doc {
@@ -69,6 +72,7 @@ impl Doc {
             Doc::QueuePool => "queue_pool",
             Doc::Ticket => "ticket",
             Doc::Queued => "queued",
+            Doc::Pending => "pending",
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::lobby::records::{
 use crate::lobby::store::Doc;
 use crate::lobby::update::load;
 use crate::rules::{Rules, Seat, Side};
-use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, SeatToken, clock_now_ms, rfc3339};
+use crate::service::{self, Error, OnTimeout, SeatToken, clock_now_ms, rfc3339};
 
 /// How long a stored table outlives its expiry (so that late readers learn
 /// it expired, or which match it became).
@@ -224,68 +224,22 @@ pub(super) fn taken_seat(
 }
 
 impl Lobby {
-    /// The stored seats of a new table from their specifications (checked
-    /// as every seat is, by [`Service::check_seat`](crate::service::Service::check_seat)),
-    /// and the tokens issued to its remote seats.
+    /// Creates a table, as the holder of `credential` (a player's key, or
+    /// none). A seat may name the caller's own player (it sits there); a
+    /// seat naming another player is reserved for it, takes a slot among
+    /// the caller's and that player's pending invitations (the caps of
+    /// `lobby/pending.rs`), and the player hears `table_invited`.
     ///
     /// # Errors
-    /// As `check_seat`.
-    async fn table_seats(
+    /// `InvalidRequest` for bad rules, seats, players or expiry;
+    /// `Unauthorized` for a credential that is not a current key;
+    /// `ConsentRequired` for a player named without a key;
+    /// `TooManyChallenges`, `InboxFull` past the caps; `StoreUnavailable`.
+    pub async fn create_table(
         &self,
-        specs: Vec<NewTableSeat>,
-    ) -> Result<(Vec<TableSeat>, Vec<SeatToken>), Error> {
-        let mut seats = Vec::with_capacity(specs.len());
-        let mut players = Vec::new();
-        let mut tokens = Vec::new();
-        for (i, spec) in specs.into_iter().enumerate() {
-            let bot = spec.bot.unwrap_or_else(|| bots::DEFAULT.to_string());
-            let holder = match spec.kind {
-                TableSeatKind::Remote => Holder::Remote,
-                TableSeatKind::Bot => Holder::Bot,
-                TableSeatKind::Open => Holder::Open,
-            };
-            let asked = SeatSpec {
-                holder,
-                bot: &bot,
-                name: spec.name.as_deref(),
-                player: spec.player.as_deref(),
-            };
-            let checked = self.svc.check_seat(asked, &players).await?;
-            let player = checked.player;
-            players.extend(player.clone());
-            let name = checked
-                .name
-                .or_else(|| player.as_ref().map(|p| p.name.clone()));
-            let token_sha256 = if spec.kind == TableSeatKind::Remote {
-                let (token, hash) = service::new_seat_token()?;
-                tokens.push(SeatToken {
-                    seat: i as Seat,
-                    token,
-                });
-                Some(hash)
-            } else {
-                None
-            };
-            seats.push(TableSeat {
-                kind: spec.kind,
-                bot,
-                name: if spec.kind == TableSeatKind::Open {
-                    None
-                } else {
-                    name
-                },
-                player,
-                token_sha256,
-            });
-        }
-        Ok((seats, tokens))
-    }
-
-    /// Creates a table.
-    ///
-    /// # Errors
-    /// `InvalidRequest` for bad rules, seats, players or expiry; `StoreUnavailable`.
-    pub async fn create_table(&self, req: NewTable) -> Result<TableCreated, Error> {
+        req: NewTable,
+        credential: Option<&str>,
+    ) -> Result<TableCreated, Error> {
         req.rules
             .validate()
             .map_err(|e| Error::InvalidRequest(e.to_string()))?;
@@ -309,9 +263,12 @@ impl Lobby {
                 "expires_in_s must be between 1 and {MAX_EXPIRY_S}"
             )));
         }
-        let (seats, tokens) = self.table_seats(req.seats).await?;
+        let host = match req.seats.iter().any(|s| s.player.is_some()) {
+            true => self.svc.caller_player(credential).await?,
+            false => None,
+        };
+        let (seats, tokens) = self.table_seats(req.seats, host.as_deref()).await?;
         let now = clock_now_ms();
-        let store = self.store();
         let mut table = TableRecord {
             id: hex::encode(service::random_bytes::<12>()?),
             rules: req.rules,
@@ -326,11 +283,39 @@ impl Lobby {
             created_ms: now,
             expires_ms: now + expires_in * 1000,
             rated: req.rated,
+            host,
         };
         if table.visibility == Visibility::Private {
             table.invite = Some(self.new_invite(&table, now).await?);
         }
-        let state = records::encode(&table)?;
+        let invitation = table.invitation();
+        if let Some(inv) = &invitation {
+            self.core.take_slots(inv).await?;
+        }
+        if let Err(e) = self.store_table(&table, now).await {
+            if let Some(inv) = &invitation {
+                self.core
+                    .give_back_slots(Some(inv.maker), &inv.to, &inv.slot.id)
+                    .await;
+            }
+            return Err(e);
+        }
+        tracing::info!(table_id = %table.id, open = table.open_seats(), "table created");
+        self.invite_reserved(&table).await;
+        Ok(TableCreated {
+            table: table.view(now),
+            invite_code: table.invite.clone(),
+            tokens,
+        })
+    }
+
+    /// Stores a new table and lists a public one in the lobby.
+    ///
+    /// # Errors
+    /// `Internal` if its id is taken; `StoreUnavailable`.
+    async fn store_table(&self, table: &TableRecord, now: u64) -> Result<(), Error> {
+        let store = self.store();
+        let state = records::encode(table)?;
         if !store
             .insert(Doc::Table, &table.id, &state, Some(table.ttl(now)))
             .await?
@@ -338,16 +323,11 @@ impl Lobby {
             return Err(Error::Internal("table id collision".into()));
         }
         if table.visibility == Visibility::Public {
-            for index in indexes(&table) {
+            for index in indexes(table) {
                 store.index_add(&index, &table.index_entry()).await?;
             }
         }
-        tracing::info!(table_id = %table.id, open = table.open_seats(), "table created");
-        Ok(TableCreated {
-            table: table.view(now),
-            invite_code: table.invite.clone(),
-            tokens,
-        })
+        Ok(())
     }
 
     /// Loads a table and its version.

@@ -18,6 +18,9 @@ struct Taken {
     token: String,
     partner_seat: Option<usize>,
     partner: Option<SeatToken>,
+    /// The joiner had a seat reserved here (taken, or given up for the
+    /// one it asked for).
+    was_reserved: bool,
 }
 
 /// How long a table record lives once written now.
@@ -64,6 +67,9 @@ impl Lobby {
         )
         .await?;
         let (mut table, taken) = (taken.record, taken.answer);
+        if let (true, Some(p)) = (taken.was_reserved, &player) {
+            self.given_back(&table, &p.id).await;
+        }
         let full = table.status == TableStatus::Starting;
         tracing::info!(table_id = %id, seat = taken.seat, full, "table seat taken");
         let open_seats = table.open_seats();
@@ -153,32 +159,40 @@ impl Lobby {
                     TableStatus::Expired => return Err(Error::TableExpired),
                     _ => return Err(Error::TableStarted),
                 }
-                table.seats[seat] = TableSeat {
-                    kind: TableSeatKind::Open,
-                    bot: table.seats[seat].bot.clone(),
-                    name: None,
-                    player: None,
-                    token_sha256: None,
-                };
+                table.seats[seat] = open_seat(&table.seats[seat]);
                 Ok(Step::Write(seat))
             },
         )
         .await?;
         let (table, seat) = (left.record, left.answer);
         tracing::info!(table_id = %id, seat, "table seat left");
+        Ok(self.tell_freed(&table, seat).await)
+    }
+
+    /// Tells the players seated at `table` that `seat` is open again;
+    /// the table as everyone sees it now.
+    pub(super) async fn tell_freed(&self, table: &TableRecord, seat: usize) -> TableView {
         let event = PlayerEvent::SeatFreed {
-            table_id: id.to_string(),
+            table_id: table.id.clone(),
             seat: seat as Seat,
             open_seats: table.open_seats(),
         };
-        self.tell_seated(&table, None, &event).await;
-        Ok(table.view(clock_now_ms()))
+        self.tell_seated(table, None, &event).await;
+        table.view(clock_now_ms())
     }
 
-    /// Tells every player seated at `table` (but the one at `except`).
-    async fn tell_seated(&self, table: &TableRecord, except: Option<usize>, event: &PlayerEvent) {
+    /// Tells every player seated at `table` (but the one at `except`);
+    /// a player a seat is only reserved for hears nothing until it takes
+    /// the seat.
+    pub(super) async fn tell_seated(
+        &self,
+        table: &TableRecord,
+        except: Option<usize>,
+        event: &PlayerEvent,
+    ) {
         for (i, s) in table.seats.iter().enumerate() {
             if Some(i) != except
+                && s.kind == TableSeatKind::Remote
                 && let Some(p) = &s.player
             {
                 self.core.publish(&p.id, event).await;
@@ -242,6 +256,17 @@ impl Lobby {
     }
 }
 
+/// `seat` opened again (its house bot kept as the stand-in).
+pub(super) fn open_seat(seat: &TableSeat) -> TableSeat {
+    TableSeat {
+        kind: TableSeatKind::Open,
+        bot: seat.bot.clone(),
+        name: None,
+        player: None,
+        token_sha256: None,
+    }
+}
+
 /// Takes the seat (two for a pair) a join asks for at `table`, as `name`
 /// (and `player`): the seats taken and their new tokens. The table is
 /// marked starting when that fills it. A private table is refused to a
@@ -253,7 +278,8 @@ fn take_seats(
     name: &str,
     player: Option<&SeatPlayer>,
 ) -> Result<Step<Taken>, Error> {
-    if table.visibility == Visibility::Private && !req.invited {
+    let reserved = player.and_then(|p| table.reserved_for(&p.id));
+    if table.visibility == Visibility::Private && !req.invited && reserved.is_none() {
         return Err(Error::Forbidden(
             "this table is private: join it with its invite code, at POST /v1/invites/{code}/join"
                 .into(),
@@ -271,7 +297,11 @@ fn take_seats(
             "this player already sits at this table".into(),
         ));
     }
-    let (seat, partner_seat) = choose_seats(table, req)?;
+    let (seat, partner_seat) = choose_seats(table, req, reserved)?;
+    if let Some(r) = reserved.filter(|&r| r != seat) {
+        // Seated elsewhere: its reservation is given up.
+        table.seats[r] = open_seat(&table.seats[r]);
+    }
     let (token, hash) = service::new_seat_token()?;
     table.seats[seat] = taken_seat(Some(name.to_string()), player.cloned(), hash);
     let partner = match (partner_seat, &req.partner) {
@@ -286,7 +316,7 @@ fn take_seats(
         }
         _ => None,
     };
-    if table.open_seats() == 0 {
+    if table.unfilled() == 0 {
         table.status = TableStatus::Starting;
     }
     Ok(Step::Write(Taken {
@@ -294,14 +324,21 @@ fn take_seats(
         token,
         partner_seat,
         partner,
+        was_reserved: reserved.is_some(),
     }))
 }
 
-/// The seat (and the partner's, for a pair) a join takes.
-fn choose_seats(table: &TableRecord, req: &Join) -> Result<(usize, Option<usize>), Error> {
+/// The seat (and the partner's, for a pair) a join takes: the seat
+/// `reserved` for the joiner, if any, unless it asks for another one
+/// (seats reserved for others are never open to it).
+fn choose_seats(
+    table: &TableRecord,
+    req: &Join,
+    reserved: Option<usize>,
+) -> Result<(usize, Option<usize>), Error> {
     let layout = table.rules.variant.table();
     let n = table.seats.len();
-    let open = |s: usize| table.seats[s].kind == TableSeatKind::Open;
+    let open = |s: usize| table.seats[s].kind == TableSeatKind::Open || reserved == Some(s);
     let partner_of = |s: usize| layout.partner(s as Seat).map(usize::from);
     if (req.opposite.is_some() || req.partner.is_some()) && !layout.pairs {
         return Err(Error::InvalidRequest(
@@ -326,7 +363,7 @@ fn choose_seats(table: &TableRecord, req: &Join) -> Result<(usize, Option<usize>
         })?;
         partner_of(at)
     } else {
-        None
+        reserved
     };
     let fits = |s: usize| open(s) && (req.partner.is_none() || partner_of(s).is_some_and(&open));
     match wanted {

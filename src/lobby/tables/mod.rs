@@ -6,8 +6,11 @@
 //! private ones are joined by invite code.
 //!
 //! Holds the stored table (`record.rs`), creating and reading it
-//! (`create.rs`), joining and leaving (`join.rs`), and the lobby listing
-//! and invite codes (`listing.rs`). May import the lobby's shared parts
+//! (`create.rs`), the seats of a new table and reserved seats, with
+//! their invitations and declines (`reserve.rs`), joining and leaving
+//! (`join.rs`), and the lobby listing and invite codes (`listing.rs`).
+//! A seat names a player only with that player's key: another player
+//! named gets a reserved seat that only its own key takes. May import the lobby's shared parts
 //! (`core`, `update`, `start`, `store`), the players' record and events,
 //! `service`, `bots` and `rules`.
 
@@ -15,6 +18,7 @@ mod create;
 mod join;
 mod listing;
 mod record;
+mod reserve;
 
 pub use create::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
 pub use listing::LobbyPage;

@@ -42,6 +42,9 @@ pub enum TableSeatKind {
     Remote,
     /// A house bot.
     Bot,
+    /// Held for one invited player (its `player`), who takes it with its
+    /// key or declines it (then it is open).
+    Reserved,
 }
 
 /// A seat of a table as stored.
@@ -90,6 +93,10 @@ pub struct TableRecord {
     /// challenge).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The player who made it with its key (who reserved its reserved
+    /// seats, and holds their slots among its pending invitations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
 }
 
 impl TableRecord {
@@ -99,6 +106,30 @@ impl TableRecord {
             .iter()
             .filter(|s| s.kind == TableSeatKind::Open)
             .count()
+    }
+
+    /// How many seats are still to be taken: open or reserved.
+    pub fn unfilled(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| matches!(s.kind, TableSeatKind::Open | TableSeatKind::Reserved))
+            .count()
+    }
+
+    /// The seat reserved for player `id`, if any.
+    pub fn reserved_for(&self, id: &str) -> Option<usize> {
+        self.seats.iter().position(|s| {
+            s.kind == TableSeatKind::Reserved && s.player.as_ref().is_some_and(|p| p.id == id)
+        })
+    }
+
+    /// The players its reserved seats wait for.
+    pub fn invited(&self) -> Vec<&str> {
+        self.seats
+            .iter()
+            .filter(|s| s.kind == TableSeatKind::Reserved)
+            .filter_map(|s| s.player.as_ref().map(|p| p.id.as_str()))
+            .collect()
     }
 
     /// The status as of `now`: an open table past its expiry is expired.
@@ -136,6 +167,7 @@ mod tests {
             created_ms: 0,
             expires_ms: 1000,
             rated: false,
+            host: None,
         };
         assert_eq!(t.status_at(999), TableStatus::Open);
         assert_eq!(t.status_at(1000), TableStatus::Expired);

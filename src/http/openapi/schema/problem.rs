@@ -38,6 +38,10 @@ pub enum ProblemCode {
     ChallengeExpired,
     /// 409: the challenger has as many pending challenges as it may.
     TooManyChallenges,
+    /// 409: the invited player has as many pending invitations as it may.
+    InboxFull,
+    /// 403: a seat names another player without its key (invite it instead).
+    ConsentRequired,
     /// 404: no such queue ticket for this player.
     TicketNotFound,
     /// 409: the player (or its partner) already waits in the queue.
@@ -85,7 +89,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
     match status {
         400 => &[InvalidRequest],
         401 => &[Unauthorized],
-        403 => &[Forbidden],
+        403 => &[Forbidden, ConsentRequired],
         404 => &[
             MatchNotFound,
             NotFound,
@@ -106,6 +110,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             ChallengeClosed,
             ChallengeExpired,
             TooManyChallenges,
+            InboxFull,
             AlreadyQueued,
             TicketMatched,
         ],
@@ -159,6 +164,8 @@ mod tests {
             ApiError::Service(Error::ChallengeClosed(s())),
             ApiError::Service(Error::ChallengeExpired),
             ApiError::Service(Error::TooManyChallenges(s())),
+            ApiError::Service(Error::InboxFull(s())),
+            ApiError::Service(Error::ConsentRequired(s())),
             ApiError::Service(Error::TicketNotFound),
             ApiError::Service(Error::AlreadyQueued(s())),
             ApiError::Service(Error::TicketMatched),

@@ -103,6 +103,26 @@ pub const DETAILS: &[[&str; 3]] = &[
     ],
     // Creating a match.
     [
+        "a seat names a player only with that player's key (send it as `Authorization: Bearer <key>` to sit yourself); to play another player, challenge it (POST /v1/challenges) or reserve it a seat at a table (POST /v1/tables)",
+        "un seient només pot portar el nom d'un jugador amb la clau d'aquest jugador (envia-la com a `Authorization: Bearer <clau>` per seure-hi tu); per jugar amb un altre jugador, repta'l (POST /v1/challenges) o reserva-li un seient en una taula (POST /v1/tables)",
+        "un asiento solo puede nombrar a un jugador con la clave de ese jugador (envíala como `Authorization: Bearer <clave>` para sentarte tú); para jugar con otro jugador, desafíalo (POST /v1/challenges) o resérvale un asiento en una mesa (POST /v1/tables)",
+    ],
+    [
+        "a table seats a player only with that player's key: send your key as `Authorization: Bearer <key>` to sit yourself, or to reserve a seat for another player, who takes it with its own key",
+        "una taula només asseu un jugador amb la clau d'aquest jugador: envia la teva clau com a `Authorization: Bearer <clau>` per seure-hi tu, o per reservar un seient a un altre jugador, que l'ocuparà amb la seva clau",
+        "una mesa solo sienta a un jugador con la clave de ese jugador: envía tu clave como `Authorization: Bearer <clave>` para sentarte tú, o para reservar un asiento a otro jugador, que lo ocupará con su propia clave",
+    ],
+    [
+        "a player may have {} pending invitations (challenges and reserved seats) at once; cancel one, or wait for answers",
+        "un jugador pot tenir {0} invitacions pendents alhora (reptes i seients reservats); cancel·la'n una o espera les respostes",
+        "un jugador puede tener {0} invitaciones pendientes a la vez (desafíos y asientos reservados); cancela una o espera las respuestas",
+    ],
+    [
+        "player {} has {} pending invitations waiting for its answer; try again later",
+        "el jugador {0} té {1} invitacions pendents de resposta; torna-ho a provar més tard",
+        "el jugador {0} tiene {1} invitaciones pendientes de respuesta; vuelve a intentarlo más tarde",
+    ],
+    [
         "invalid rules: {}",
         "regles no vàlides: {0}",
         "reglas no válidas: {0}",

@@ -187,6 +187,22 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "inbox_full",
+        [
+            "Inbox full",
+            "Massa invitacions pendents",
+            "Demasiadas invitaciones pendientes",
+        ],
+    ),
+    (
+        "consent_required",
+        [
+            "Consent required",
+            "Cal el consentiment del jugador",
+            "Se requiere el consentimiento del jugador",
+        ],
+    ),
+    (
         "ticket_not_found",
         [
             "Ticket not found",
