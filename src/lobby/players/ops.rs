@@ -60,6 +60,8 @@ impl Lobby {
                 matches_played: 0,
                 created_ms: clock_now_ms(),
                 ratings: Default::default(),
+                counted: Vec::new(),
+                counted_horizon_ms: 0,
             };
             let state = records::encode(&player)?;
             if self.store().insert(Doc::Player, &id, &state, None).await? {

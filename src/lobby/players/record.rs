@@ -28,6 +28,15 @@ pub struct PlayerRecord {
     /// `abarrotada`, `abarrotada3`); absent until its first rated match.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<String, PlayerRating>,
+    /// The latest finished matches counted in `matches_played` that no
+    /// rated pool lists as applied (casual ones, and the seats of a rated
+    /// match that are not rated), oldest first, at most [`COUNTED_KEPT`]:
+    /// a match listed here is never counted again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counted: Vec<(String, u64)>,
+    /// The newest creation time of the matches dropped from `counted`.
+    #[serde(default)]
+    pub counted_horizon_ms: u64,
 }
 
 /// A player's standing in one rated pool.
@@ -50,27 +59,79 @@ pub struct PlayerRating {
     /// match created no later than this and not listed counts as applied.
     #[serde(default)]
     pub horizon_ms: u64,
+    /// The registered opponents whose results counted in this pool, with
+    /// the creation time of the match, over the last day of matches (see
+    /// `ratings/fair.rs`): the same opponents count a bounded number of
+    /// times a day.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recent: Vec<(String, u64)>,
 }
 
 /// How many applied rated matches a player's record lists per pool.
 pub const APPLIED_KEPT: usize = 64;
 
+/// How many counted matches a player's record lists besides the rated ones.
+pub const COUNTED_KEPT: usize = 128;
+
+/// Whether match `id`, created at `created_ms`, is in `list` or behind
+/// `horizon`.
+fn marked(list: &[(String, u64)], horizon: u64, id: &str, created_ms: u64) -> bool {
+    created_ms <= horizon || list.iter().any(|(m, _)| m == id)
+}
+
+/// Lists match `id` in `list`, dropping the oldest beyond `kept` behind
+/// `horizon`.
+fn mark(list: &mut Vec<(String, u64)>, horizon: &mut u64, kept: usize, id: &str, created_ms: u64) {
+    list.push((id.to_string(), created_ms));
+    if list.len() > kept {
+        let excess = list.len() - kept;
+        for (_, created) in list.drain(..excess) {
+            *horizon = (*horizon).max(created);
+        }
+    }
+}
+
 impl PlayerRating {
     /// Whether match `id`, created at `created_ms`, counts as applied.
     pub fn has_applied(&self, id: &str, created_ms: u64) -> bool {
-        created_ms <= self.horizon_ms || self.applied.iter().any(|(m, _)| m == id)
+        marked(&self.applied, self.horizon_ms, id, created_ms)
     }
 
     /// Lists a match as applied, dropping the oldest beyond
     /// [`APPLIED_KEPT`] behind the horizon.
     pub fn mark_applied(&mut self, id: &str, created_ms: u64) {
-        self.applied.push((id.to_string(), created_ms));
-        if self.applied.len() > APPLIED_KEPT {
-            let excess = self.applied.len() - APPLIED_KEPT;
-            for (_, created) in self.applied.drain(..excess) {
-                self.horizon_ms = self.horizon_ms.max(created);
-            }
+        mark(
+            &mut self.applied,
+            &mut self.horizon_ms,
+            APPLIED_KEPT,
+            id,
+            created_ms,
+        );
+    }
+}
+
+impl PlayerRecord {
+    /// Whether match `id`, created at `created_ms`, was counted in
+    /// `matches_played` outside the rated pools.
+    pub fn has_counted(&self, id: &str, created_ms: u64) -> bool {
+        marked(&self.counted, self.counted_horizon_ms, id, created_ms)
+    }
+
+    /// Counts match `id` in `matches_played`, once: `false` if it was
+    /// counted already.
+    pub fn count_match(&mut self, id: &str, created_ms: u64) -> bool {
+        if self.has_counted(id, created_ms) {
+            return false;
         }
+        self.matches_played += 1;
+        mark(
+            &mut self.counted,
+            &mut self.counted_horizon_ms,
+            COUNTED_KEPT,
+            id,
+            created_ms,
+        );
+        true
     }
 }
 
@@ -94,6 +155,8 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
         key_sha256: None,
         matches_played: 0,
         created_ms: 0,
+        counted: Vec::new(),
+        counted_horizon_ms: 0,
         ratings: ["pairs", "abarrotada", "abarrotada3"]
             .into_iter()
             .filter_map(|pool| {
@@ -104,6 +167,7 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
                     updated_ms: 0,
                     applied: Vec::new(),
                     horizon_ms: 0,
+                    recent: Vec::new(),
                 };
                 Some((pool.to_string(), standing))
             })
@@ -167,6 +231,7 @@ mod tests {
             updated_ms: 0,
             applied: Vec::new(),
             horizon_ms: 0,
+            recent: Vec::new(),
         };
         assert!(!standing.has_applied("m0", 1), "nothing applied yet");
         // Created out of order: match i was created at (i * 7) % 250.

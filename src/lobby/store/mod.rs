@@ -55,6 +55,9 @@ pub enum Doc {
     Ticket,
     /// A player's place in the queue: its waiting ticket, if any.
     Queued,
+    /// A counter of a cap (players registered per address per day, and in
+    /// all).
+    Counter,
 }
 
 impl Doc {
@@ -69,6 +72,7 @@ impl Doc {
             Doc::QueuePool => "queue_pool",
             Doc::Ticket => "ticket",
             Doc::Queued => "queued",
+            Doc::Counter => "counter",
         }
     }
 }
