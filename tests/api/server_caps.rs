@@ -256,3 +256,53 @@ crate::backends::both_stores!(
     players_per_address_per_day_hold_across_instances,
     a_rotated_or_revoked_key_ends_its_stream_before_the_next_event,
 );
+
+/// A match's stream read with a player's key ends once the key is
+/// rotated, before the next event of the match (a move made with the
+/// seat token, which keeps working).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_stream_read_with_a_rotated_key_ends_before_the_next_event() {
+    let lobby = lobby_for(Backend::Memory).await;
+    let (p, created) = crate::ratings::casual_match(&lobby).await;
+    let app = spawn_service(lobby, unlimited());
+    let id = created.match_id;
+    let token = created.tokens[0].token.clone();
+    let path = format!("/v1/matches/{id}");
+    let last = app.get(&format!("{path}/events"), None).await.json["last_seq"]
+        .as_u64()
+        .unwrap();
+    let stream = app
+        .client
+        .get(format!("{}{path}/stream?after={last}", app.base))
+        .bearer_auth(&p.api_key)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let r = app
+        .send(
+            Method::POST,
+            "/v1/players/me/key",
+            Some(&p.api_key),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let mine = app.get(&path, Some(&token)).await;
+    let action = mine.json["legal_actions"][0].clone();
+    let r = app
+        .post(&format!("{path}/actions"), Some(&token), action)
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "the seat token still acts: {}",
+        r.text
+    );
+    let (text, ended) = read_to_end(stream, Duration::from_secs(20)).await;
+    assert!(ended, "the stream ended: {text}");
+    assert!(!text.contains("id: "), "no event delivered: {text}");
+    assert!(text.contains("\"code\":\"unauthorized\""), "{text}");
+}

@@ -224,6 +224,21 @@ mod tests {
     }
 
     #[test]
+    fn a_match_is_counted_once_and_the_horizon_covers_dropped_ones() {
+        let mut p = house_player("house-random").unwrap();
+        assert!(p.count_match("m0", 10));
+        assert!(!p.count_match("m0", 10), "counted once");
+        for i in 1..=COUNTED_KEPT as u64 {
+            assert!(p.count_match(&format!("m{i}"), 10 + i));
+        }
+        assert_eq!(p.matches_played, COUNTED_KEPT as u64 + 1);
+        assert_eq!(p.counted.len(), COUNTED_KEPT);
+        assert_eq!(p.counted_horizon_ms, 10, "m0 dropped behind the horizon");
+        assert!(!p.count_match("m0", 10), "still counted");
+        assert!(p.count_match("late", 11 + COUNTED_KEPT as u64));
+    }
+
+    #[test]
     fn the_applied_list_keeps_its_latest_matches_and_the_horizon_the_newest_dropped() {
         let mut standing = PlayerRating {
             rating: Rating::default(),
