@@ -28,6 +28,7 @@ fn player(pools: &[&str], entries: usize) -> PlayerRecord {
         ratings: Default::default(),
         counted: Vec::new(),
         counted_horizon_ms: 0,
+        origin: None,
     };
     for pool in pools {
         let mut standing = PlayerRating {

@@ -33,6 +33,29 @@ async fn rated_challenge(app: &TestApp, from: &PlayerKey, to: &PlayerKey) -> Str
     id
 }
 
+/// A server over `backend`'s stores trusting one proxy, so that a test
+/// registers players from the addresses it names.
+async fn fair_app(backend: Backend) -> (Lobby, TestApp) {
+    let lobby = crate::app::lobby_for(backend).await;
+    let mut opts = unlimited();
+    opts.rate_limits.trusted_proxies = 1;
+    (lobby.clone(), spawn_service(lobby, opts))
+}
+
+/// Registers a player from client address `addr`.
+async fn register_at(app: &TestApp, name: &str, addr: &str) -> PlayerKey {
+    let body = json!({"name": name, "kind": "human"});
+    let headers = [("X-Forwarded-For", addr)];
+    let r = app
+        .send(Method::POST, "/v1/players", None, Some(body), &headers)
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    PlayerKey {
+        id: r.json["player"]["id"].as_str().unwrap().to_string(),
+        key: r.json["api_key"].as_str().unwrap().to_string(),
+    }
+}
+
 /// The match's spectator view.
 async fn view(app: &TestApp, id: &str) -> Value {
     let r = app.get(&format!("/v1/matches/{id}"), None).await;
@@ -142,9 +165,9 @@ async fn the_farm_of_fresh_accounts_resigning_at_once_earns_nothing(backend: Bac
 /// Results against the same opponent count 3 times a day: the fourth
 /// match, played like the others, leaves both ratings as they were.
 async fn the_same_opponent_counts_three_times_a_day(backend: Backend) {
-    let app = spawn_service(crate::app::lobby_for(backend).await, unlimited());
-    let a = register(&app, "winner", "human").await;
-    let b = register(&app, "loser", "human").await;
+    let (_, app) = fair_app(backend).await;
+    let a = register_at(&app, "winner", "192.0.2.1").await;
+    let b = register_at(&app, "loser", "192.0.2.2").await;
     let mut ratings = Vec::new();
     for _ in 0..4 {
         let id = rated_challenge(&app, &a, &b).await;
@@ -173,10 +196,9 @@ async fn the_same_opponent_counts_three_times_a_day(backend: Backend) {
 /// An established rating (deviation at most 110) is not moved by a
 /// provisional opponent; the provisional player's is.
 async fn a_provisional_opponent_leaves_an_established_rating_alone(backend: Backend) {
-    let lobby = crate::app::lobby_for(backend).await;
-    let app = spawn_service(lobby.clone(), unlimited());
-    let a = register(&app, "established", "human").await;
-    let b = register(&app, "newcomer", "human").await;
+    let (lobby, app) = fair_app(backend).await;
+    let a = register_at(&app, "established", "192.0.2.1").await;
+    let b = register_at(&app, "newcomer", "192.0.2.2").await;
     // Make A established: 30 games, deviation 60, at 1600.
     let snap = lobby
         .store()
@@ -216,7 +238,36 @@ async fn a_provisional_opponent_leaves_an_established_rating_alone(backend: Back
     assert!(history(&app, &b.id).await[0].get("unrated").is_none());
 }
 
+/// Accounts registered from one address feed each other's ratings 3
+/// times a day in all: the farm whose puppets play a hand before
+/// resigning, run from the farmer's own address, stops after 3.
+async fn players_of_one_address_count_three_times_a_day_in_all(backend: Backend) {
+    let (_, app) = fair_app(backend).await;
+    let farmer = register_at(&app, "farmer", "203.0.113.9").await;
+    let mut ratings = Vec::new();
+    for round in 0..5 {
+        let puppet = register_at(&app, &format!("puppet {round}"), "203.0.113.9").await;
+        let id = rated_challenge(&app, &farmer, &puppet).await;
+        one_hand_then_resign(&app, &id, &[&farmer.key, &puppet.key], &puppet.key).await;
+        let p = profile(&app, &farmer.id).await;
+        ratings.push(p["ratings"][0]["rating"].as_f64().unwrap());
+        assert_eq!(p["ratings"][0]["games"], ratings.len().min(3), "{p}");
+    }
+    assert_eq!(ratings[3], ratings[2], "{ratings:?}");
+    assert_eq!(ratings[4], ratings[2], "{ratings:?}");
+    let h = history(&app, &farmer.id).await;
+    assert_eq!(h[0]["unrated"], "same_address", "{}", h[0]);
+    assert_eq!(h[1]["unrated"], "same_address", "{}", h[1]);
+    // An opponent from elsewhere still counts.
+    let other = register_at(&app, "elsewhere", "198.51.100.77").await;
+    let id = rated_challenge(&app, &farmer, &other).await;
+    one_hand_then_resign(&app, &id, &[&farmer.key, &other.key], &other.key).await;
+    let p = profile(&app, &farmer.id).await;
+    assert_eq!(p["ratings"][0]["games"], 4, "{p}");
+}
+
 both_stores!(
+    players_of_one_address_count_three_times_a_day_in_all,
     the_farm_of_fresh_accounts_resigning_at_once_earns_nothing,
     the_same_opponent_counts_three_times_a_day,
     a_provisional_opponent_leaves_an_established_rating_alone,
@@ -279,11 +330,14 @@ async fn a_casual_match_finished_without_the_lobby_is_counted_once_on_its_next_r
 /// figure.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_farm_of_puppets_playing_one_hand_is_measured() {
-    let app = spawn_service(crate::app::lobby_for(Backend::Memory).await, unlimited());
-    let farmer = register(&app, "farmer", "human").await;
+    let (_, app) = fair_app(Backend::Memory).await;
+    let farmer = register_at(&app, "farmer", "192.0.2.1").await;
     let mut figures = Vec::new();
     for round in 0..40 {
-        let puppet = register(&app, &format!("puppet {round}"), "human").await;
+        // Each puppet from an address of its own (else the same-address
+        // rule stops the farm after 3: see below).
+        let addr = format!("198.51.100.{}", round + 1);
+        let puppet = register_at(&app, &format!("puppet {round}"), &addr).await;
         let id = rated_challenge(&app, &farmer, &puppet).await;
         one_hand_then_resign(&app, &id, &[&farmer.key, &puppet.key], &puppet.key).await;
         let p = profile(&app, &farmer.id).await;

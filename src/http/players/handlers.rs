@@ -56,10 +56,13 @@ pub async fn create_player(
     }
     lobby.take_player_place(caps.max_players).await?;
     let done = lobby
-        .register(NewPlayer {
-            name: req.name,
-            kind: req.kind.into(),
-        })
+        .register_from(
+            NewPlayer {
+                name: req.name,
+                kind: req.kind.into(),
+            },
+            Some(&ip),
+        )
         .await?;
     Ok(
         respond::created(format!("/v1/players/{}", done.player.id)).json(Registered {

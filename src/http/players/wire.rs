@@ -110,6 +110,7 @@ impl From<records::PlayerRecord> for Player {
             ratings,
             counted: _,
             counted_horizon_ms: _,
+            origin: _,
         } = p;
         Player {
             id,
@@ -195,7 +196,8 @@ pub struct PlayerEventView {
     /// "challenge_expired", …}`. A rated match's `match_over` has
     /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
     /// the match changed of the player's rating, with `"unrated":
-    /// "aborted" | "repeated_opponent" | "provisional_opponent"` when it
+    /// "aborted" | "repeated_opponent" | "same_address" |
+    /// "provisional_opponent"` when it
     /// left the rating as it was (docs/api.md, "Fair play").
     #[serde(flatten)]
     #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]

@@ -34,7 +34,9 @@ pub struct RatingHistoryEntry {
     /// Set when the match left the rating as it was (then `rating_after`
     /// is `rating_before`), and why: `aborted` (no hand was played to its
     /// end), `repeated_opponent` (results against the same opponents
-    /// already counted 3 times that day), `provisional_opponent` (an
+    /// already counted 3 times that day), `same_address` (results against
+    /// players registered from the player's own address already counted 3
+    /// times that day), `provisional_opponent` (an
     /// established rating is not moved by provisional opponents). See
     /// "Fair play: rated means earned" in docs/api.md.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,6 +66,7 @@ pub fn unrated_word(why: records::Unrated) -> String {
     match why {
         records::Unrated::Aborted => "aborted",
         records::Unrated::RepeatedOpponent => "repeated_opponent",
+        records::Unrated::SameAddress => "same_address",
         records::Unrated::ProvisionalOpponent => "provisional_opponent",
     }
     .to_string()

@@ -37,6 +37,11 @@ pub struct PlayerRecord {
     /// The newest creation time of the matches dropped from `counted`.
     #[serde(default)]
     pub counted_horizon_ms: u64,
+    /// SHA-256 of the client address it was registered from, hex (never
+    /// shown): rated results between players registered from one address
+    /// count a bounded number of times a day (`ratings/fair.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 /// A player's standing in one rated pool.
@@ -157,6 +162,7 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
         created_ms: 0,
         counted: Vec::new(),
         counted_horizon_ms: 0,
+        origin: None,
         ratings: ["pairs", "abarrotada", "abarrotada3"]
             .into_iter()
             .filter_map(|pool| {

@@ -108,12 +108,16 @@ impl LobbyCore {
         let mut failed = None;
         let mut rated_ids = Vec::new();
         if let Some(rated) = rec.rated.as_ref() {
+            let origins = match self.origins(rec).await {
+                Ok(origins) => origins,
+                Err(e) => return (changes, Some(e)),
+            };
             for (seat, p) in rated_seats(rec) {
                 if rated_games(rec, rated, seat).is_empty() {
                     continue;
                 }
                 rated_ids.push(p.id.as_str());
-                match self.rate_player(rec, rated, seat, &p.id).await {
+                match self.rate_player(rec, (rated, seat), &origins, &p.id).await {
                     Ok(change) => changes[seat as usize] = change,
                     Err(e) => {
                         tracing::warn!(match_id = %rec.id, player = %p.id, error = %e, "rating not applied");
@@ -152,6 +156,21 @@ impl LobbyCore {
         }
     }
 
+    /// Where the registered players of `rec` registered from, per seat
+    /// (`None` for house bots, players no longer stored and players
+    /// registered before addresses were kept).
+    async fn origins(&self, rec: &MatchRecord) -> Result<Vec<Option<String>>, Error> {
+        let mut origins = Vec::with_capacity(rec.seats.len());
+        for s in &rec.seats {
+            let origin = match s.player.as_ref().filter(|p| !p.is_house()) {
+                Some(p) => self.load_player(&p.id).await?.and_then(|(_, r)| r.origin),
+                None => None,
+            };
+            origins.push(origin);
+        }
+        Ok(origins)
+    }
+
     /// Counts match `rec` in player `id`'s `matches_played`, once (a player
     /// no longer stored is left alone).
     async fn count_player(&self, rec: &MatchRecord, id: &str) -> Result<(), Error> {
@@ -185,8 +204,8 @@ impl LobbyCore {
     async fn rate_player(
         &self,
         rec: &MatchRecord,
-        rated: &RatedMatch,
-        seat: Seat,
+        (rated, seat): (&RatedMatch, Seat),
+        origins: &fair::Origins,
         id: &str,
     ) -> Result<Option<RatingChange>, Error> {
         let pool = rated.pool.as_str();
@@ -198,12 +217,14 @@ impl LobbyCore {
             |_| None,
             || Error::PlayerNotFound,
             |mut player: PlayerRecord| async move {
+                let mine = player.origin.clone();
                 let standing = player.ratings.entry(pool.to_string()).or_default();
                 if standing.has_applied(&rec.id, rec.created_ms) {
                     return Ok((player, Step::Keep(None)));
                 }
                 let was_listed = standing.games > 0;
-                let entry = fair::apply(standing, rec, rated, seat, now_ms());
+                let origins = (mine.as_deref(), origins);
+                let entry = fair::apply(standing, rec, (rated, seat), origins, now_ms());
                 standing.mark_applied(&rec.id, rec.created_ms);
                 player.matches_played += 1;
                 self.record_history(id, pool, entry.clone()).await?;

@@ -9,6 +9,10 @@
 //!   [`SAME_OPPONENT_PER_DAY`] times within a day of match creations
 //!   ([`DAY_MS`]); past that the opponent is left out of the player's
 //!   update. House bots are anchors and always count.
+//! - **One address, a bounded number of times a day.** Results against
+//!   opponents registered from the player's own client address count at
+//!   most [`SAME_ADDRESS_PER_DAY`] times a day, all of them together:
+//!   accounts one client made cannot feed each other's ratings.
 //! - **Provisional opponents do not move an established rating.** A
 //!   player whose deviation is at most
 //!   [`PROVISIONAL_DEVIATION`](crate::rating::PROVISIONAL_DEVIATION) is
@@ -34,6 +38,16 @@ use crate::service::{MatchRecord, RatedMatch};
 /// How many times a day results against the same registered opponent
 /// count for a player in one pool.
 pub const SAME_OPPONENT_PER_DAY: usize = 3;
+
+/// How many times a day results against opponents registered from the
+/// player's own client address count for it in one pool, all such
+/// opponents together.
+pub const SAME_ADDRESS_PER_DAY: usize = 3;
+
+/// The entry of a standing's `recent` list that marks a result against
+/// an opponent registered from the player's own address (no player id
+/// starts with `@`).
+const SAME_ADDRESS: &str = "@same-address";
 
 /// A day, in milliseconds: the window of [`SAME_OPPONENT_PER_DAY`].
 pub const DAY_MS: u64 = 24 * 3600 * 1000;
@@ -104,7 +118,8 @@ pub fn played_enough(game: &Match) -> bool {
 pub struct Counted {
     /// The games against the opponents kept.
     pub games: Vec<Game>,
-    /// The registered opponents among them.
+    /// The registered opponents among them (and the mark of one
+    /// registered from the player's own address, if one counted).
     pub opponents: Vec<String>,
     /// Why nothing counts, when nothing does.
     pub unrated: Option<Unrated>,
@@ -129,13 +144,18 @@ fn repeats(standing: &PlayerRating, opponent: &str, created_ms: u64) -> usize {
         .count()
 }
 
+/// Where the players of a match registered from: per seat, the hash of
+/// the address of the registered player there, if known.
+pub type Origins = [Option<String>];
+
 /// The games of `seat` in the finished rated match `rec` that count for a
-/// player standing at `standing`.
+/// player standing at `standing`, registered from `mine`.
 pub fn counted_games(
     rec: &MatchRecord,
     rated: &RatedMatch,
     seat: Seat,
     standing: &PlayerRating,
+    (mine, origins): (Option<&str>, &Origins),
 ) -> Counted {
     if !played_enough(&rec.game) {
         return Counted {
@@ -157,13 +177,21 @@ pub fn counted_games(
         let Some(id) = registered(rec, s) else {
             continue;
         };
-        if repeats(standing, id, rec.created_ms) >= SAME_OPPONENT_PER_DAY {
+        let theirs = origins.get(s as usize).and_then(Option::as_deref);
+        let same_address = mine.is_some() && theirs == mine;
+        if same_address && repeats(standing, SAME_ADDRESS, rec.created_ms) >= SAME_ADDRESS_PER_DAY {
+            keep[s as usize] = false;
+            reason.get_or_insert(Unrated::SameAddress);
+        } else if repeats(standing, id, rec.created_ms) >= SAME_OPPONENT_PER_DAY {
             keep[s as usize] = false;
             reason.get_or_insert(Unrated::RepeatedOpponent);
         } else if established && rated.before[s as usize].deviation > PROVISIONAL_DEVIATION {
             keep[s as usize] = false;
             reason.get_or_insert(Unrated::ProvisionalOpponent);
         } else {
+            if same_address && !opponents.iter().any(|o| o == SAME_ADDRESS) {
+                opponents.push(SAME_ADDRESS.to_string());
+            }
             opponents.push(id.to_string());
         }
     }
@@ -198,17 +226,19 @@ pub fn note_opponents(standing: &mut PlayerRating, opponents: &[String], created
 }
 
 /// Applies what counts of `seat`'s games in the finished rated match
-/// `rec` to `standing` (at `now_ms`): the history entry telling it. A
+/// `rec` to `standing` (at `now_ms`; the player registered from the first
+/// of `origins`, the seats' players from the second): the history entry
+/// telling it. A
 /// match that leaves the rating as it was leaves the standing as it was
 /// too (the caller lists the match as applied either way).
 pub fn apply(
     standing: &mut PlayerRating,
     rec: &MatchRecord,
-    rated: &RatedMatch,
-    seat: Seat,
+    (rated, seat): (&RatedMatch, Seat),
+    origins: (Option<&str>, &Origins),
     now_ms: u64,
 ) -> RatingEntry {
-    let counted = counted_games(rec, rated, seat, standing);
+    let counted = counted_games(rec, rated, seat, standing, origins);
     let all = rated_games(rec, rated, seat);
     let before = standing.rating;
     let after = match counted.unrated {

@@ -78,6 +78,10 @@ pub enum Unrated {
     /// Every opponent was one whose results against this player already
     /// counted as often as they may in a day.
     RepeatedOpponent,
+    /// Every opponent was registered from this player's own client
+    /// address, and such results already counted as often as they may in
+    /// a day.
+    SameAddress,
     /// Every opponent was provisional while this player's rating is
     /// established.
     ProvisionalOpponent,
