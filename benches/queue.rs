@@ -213,6 +213,7 @@ fn main() {
                     updated_ms: 0,
                     applied: Vec::new(),
                     horizon_ms: 0,
+                    recent: Vec::new(),
                 },
             );
             let state = records::encode(&p).unwrap();

@@ -26,6 +26,9 @@ fn player(pools: &[&str], entries: usize) -> PlayerRecord {
         matches_played: 0,
         created_ms: 1_795_000_000_000,
         ratings: Default::default(),
+        counted: Vec::new(),
+        counted_horizon_ms: 0,
+        origin: None,
     };
     for pool in pools {
         let mut standing = PlayerRating {
@@ -34,6 +37,7 @@ fn player(pools: &[&str], entries: usize) -> PlayerRecord {
             updated_ms: 0,
             applied: Vec::new(),
             horizon_ms: 0,
+            recent: Vec::new(),
         };
         for i in 0..entries as u64 {
             let after = Rating {

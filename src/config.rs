@@ -114,6 +114,19 @@ pub struct ServeArgs {
     /// Open event streams per client address (0: no limit).
     #[arg(long, env = "MAX_STREAMS_PER_IP", default_value_t = 32)]
     pub max_streams_per_ip: usize,
+    /// Open event streams on this instance in all (0: no limit); past it
+    /// `503 busy`.
+    #[arg(long, env = "MAX_STREAMS", default_value_t = 4096)]
+    pub max_streams: usize,
+    /// Players one client address may register per day, UTC (0: no
+    /// limit); counted in the lobby's store, across instances; past it
+    /// `429 rate_limited`.
+    #[arg(long, env = "PLAYERS_PER_IP_PER_DAY", default_value_t = 200)]
+    pub players_per_ip_per_day: u64,
+    /// Players registered in all (0: no limit); past it `507
+    /// capacity_reached`.
+    #[arg(long, env = "MAX_PLAYERS", default_value_t = 1_000_000)]
+    pub max_players: u64,
     /// Invite-code requests per minute per client address (0: no limit).
     #[arg(long, env = "INVITES_PER_MINUTE", default_value_t = 20)]
     pub invites_per_minute: u32,

@@ -8,11 +8,17 @@
 //! a failure ends the stream with an `error` event whose data is a problem
 //! document. A client resumes after the last `id` it saw with
 //! `Last-Event-ID`. A stream holds one of its client address's stream
-//! slots while it lives.
+//! slots and one of its instance's while it lives.
 //!
-//! Imports: [`crate::http::middleware`] (the stream cap) and
-//! [`crate::http::problem`]; no domain. The domains say what their events
-//! are and when their stream ends.
+//! A stream opened with a player's API key (the player's own stream, or a
+//! match's read with the key) checks the key again after every wait,
+//! before it sends what the wait brought: once the key is revoked or
+//! rotated, on any instance, the stream ends with a `401` `error` event
+//! and delivers nothing more.
+//!
+//! Imports: [`crate::http::middleware`] (the stream caps),
+//! [`crate::http::problem`] and the lobby (to check a player key). The
+//! domains say what their events are and when their stream ends.
 
 use std::fmt::Write;
 
@@ -23,9 +29,12 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use crate::http::middleware::extract::bearer_token;
 use crate::http::middleware::limit::Limiter;
 use crate::http::middleware::open_limit::Slot;
 use crate::http::problem::{ApiError, Lang, Problem};
+use crate::lobby::Lobby;
+use crate::lobby::records::key_player;
 use crate::service::Error;
 
 /// One server-sent event as the stream frames it (for the OpenAPI
@@ -110,21 +119,46 @@ pub fn last_event_id(req: &HttpRequest) -> Result<Option<u64>, ApiError> {
         .ok_or_else(|| Error::InvalidRequest("Last-Event-ID must be an event number".into()).into())
 }
 
-/// One of the client address's stream slots, held while the stream lives.
+/// What a stream holds while it lives: its places under the stream caps,
+/// and the player key it was opened with, if any.
+pub struct StreamSlot {
+    _slots: [Slot; 2],
+    key: Option<(Data<Lobby>, String)>,
+}
+
+/// The client address's and the instance's stream slots for `req`, and
+/// the player key it presents (as `Authorization: Bearer` or
+/// `access_token`), which the stream checks before each delivery.
 ///
 /// # Errors
-/// `429` when the address holds as many streams as it may.
-pub fn open_stream_slot(req: &HttpRequest) -> Result<Slot, ApiError> {
-    match req.app_data::<Data<Limiter>>() {
-        Some(limiter) => limiter.open_stream(req),
-        None => Err(Error::Internal("no limiter".into()).into()),
-    }
+/// `429` when the address holds as many streams as it may; `503` when the
+/// instance does.
+pub fn open_stream_slot(req: &HttpRequest) -> Result<StreamSlot, ApiError> {
+    let slots = match req.app_data::<Data<Limiter>>() {
+        Some(limiter) => limiter.open_stream(req)?,
+        None => return Err(Error::Internal("no limiter".into()).into()),
+    };
+    let token = match bearer_token(req.headers()) {
+        Some(t) => t.map(str::to_string),
+        None => form_urlencoded_token(req.query_string()),
+    };
+    let key = token
+        .filter(|t| key_player(t).is_some())
+        .and_then(|t| Some((req.app_data::<Data<Lobby>>()?.clone(), t)));
+    Ok(StreamSlot { _slots: slots, key })
+}
+
+/// The `access_token` of a query string, decoded.
+fn form_urlencoded_token(query: &str) -> Option<String> {
+    actix_web::web::Query::<std::collections::HashMap<String, String>>::from_query(query)
+        .ok()?
+        .remove("access_token")
 }
 
 /// Where a stream stands between two waits.
 struct Follow<F> {
-    /// This stream's place under its address's stream cap.
-    _slot: Slot,
+    /// This stream's places under the stream caps, and its key.
+    slot: StreamSlot,
     /// Waits for the events after a number.
     next: F,
     /// The number of the last event sent.
@@ -140,7 +174,16 @@ impl<F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError>> Follow<F> {
     /// The next chunk of the stream: the events of one wait, a keep-alive
     /// comment when it brought none, or the final `error` event.
     async fn chunk(&mut self) -> String {
-        match (self.next)(self.after).await {
+        let waited = (self.next)(self.after).await;
+        // A key revoked or rotated during the wait ends the stream before
+        // anything the wait brought is sent.
+        if let Some((lobby, key)) = &self.slot.key
+            && let Err(e) = lobby.core().authenticate(key).await
+        {
+            self.done = true;
+            return error_event(&e.into(), self.lang);
+        }
+        match waited {
             Err(e) => {
                 self.done = true;
                 error_event(&e, self.lang)
@@ -162,9 +205,10 @@ impl<F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError>> Follow<F> {
 /// The `200` answer that streams, from event `after` on, the events
 /// `next` waits for (up to [`HEARTBEAT_MS`], at most [`PAGE`] at a time),
 /// holding `slot` while it lives. It ends after an event of type
-/// `last_kind`, or after the `error` event of a failed wait (in `lang`).
+/// `last_kind`, or after the `error` event of a failed wait (in `lang`),
+/// or of the key `slot` was opened with, no longer current.
 pub fn respond<F>(
-    slot: Slot,
+    slot: StreamSlot,
     lang: Lang,
     after: u64,
     last_kind: Option<&'static str>,
@@ -174,7 +218,7 @@ where
     F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError> + 'static,
 {
     let follow = Follow {
-        _slot: slot,
+        slot,
         next,
         after,
         last_kind,

@@ -9,7 +9,6 @@ use async_trait::async_trait;
 
 use super::records::{self, PlayerEvent, PlayerRecord, SeatPlayer};
 use super::store::{Doc, LobbyStore};
-use super::update::{Step, update};
 use crate::rating::Rating;
 use crate::rules::{Phase, Seat};
 use crate::service::{Error, Hooks, MatchRecord, hash_matches, hash_token};
@@ -82,30 +81,10 @@ impl LobbyCore {
         }
     }
 
-    /// Adds one to a player's matches played. A failure is logged: the
-    /// match it counts is already over.
-    async fn count_match(&self, id: &str) {
-        let counted = update(
-            self.store(),
-            Doc::Player,
-            id,
-            |_| None,
-            || Error::PlayerNotFound,
-            |player: &mut PlayerRecord| {
-                player.matches_played += 1;
-                Ok(Step::Write(()))
-            },
-        )
-        .await;
-        if let Err(e) = counted {
-            tracing::warn!(player = id, error = %e, "match not counted");
-        }
-    }
-
-    /// A finished match: every player hears so and has it counted (a
-    /// rated match counts each player's match with its rating).
+    /// A finished match: every player has it counted, once (with its
+    /// rating when rated; see `ratings/apply.rs`), then hears so.
     async fn match_over(&self, rec: &MatchRecord) {
-        // A failure is logged there; the next read of the match applies
+        // A failure is logged there; the next read of the match settles
         // what is missing.
         let (changes, _) = self.apply_each(rec).await;
         let view = rec.game.view(None);
@@ -121,9 +100,6 @@ impl LobbyCore {
                     rating,
                 };
                 self.publish(&p.id, &event).await;
-                if rec.rated.is_none() {
-                    self.count_match(&p.id).await;
-                }
             }
         }
     }

@@ -34,10 +34,10 @@ use store::LobbyStore;
 
 pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
 pub use core::LobbyCore;
-pub use players::{NewPlayer, PlayerEventsPage, Registered};
+pub use players::{NewPlayer, PlayerEventsPage, Registered, seconds_to_next_day};
 pub use ratings::{
-    BoardPage, BoardRow, MAX_BOARD_PAGE, leaderboard_entry, leaderboard_id, leaderboard_index,
-    rated_games,
+    BoardPage, BoardRow, DAY_MS, MAX_BOARD_PAGE, SAME_OPPONENT_PER_DAY, leaderboard_entry,
+    leaderboard_id, leaderboard_index, played_enough, rated_games,
 };
 pub use tables::{
     Join, Joined, LobbyPage, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView,
@@ -47,10 +47,10 @@ pub use tables::{
 /// the HTTP layer converts to its wire types).
 pub mod records {
     pub use super::players::{
-        APPLIED_KEPT, PlayerEvent, PlayerRating, PlayerRecord, house_player, key_player,
-        valid_player_id,
+        APPLIED_KEPT, COUNTED_KEPT, PlayerEvent, PlayerRating, PlayerRecord, house_player,
+        key_player, valid_player_id,
     };
-    pub use super::ratings::{HISTORY_KEPT, RatingChange, RatingEntry, RatingHistory};
+    pub use super::ratings::{HISTORY_KEPT, RatingChange, RatingEntry, RatingHistory, Unrated};
     pub use super::tables::{TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility};
     pub use super::update::{decode, encode};
     pub use crate::service::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};

@@ -99,6 +99,10 @@ pub enum Error {
     /// The store holds as many matches (or bytes) as it may; nothing changed.
     #[error("the match store is full; retry later")]
     StoreFull,
+    /// The server holds as many of something (players) as it is
+    /// configured to; nothing changed.
+    #[error("{0}")]
+    CapacityReached(String),
     /// The match reached its size cap; it can be read, not extended.
     #[error("{0}")]
     MatchTooLarge(String),

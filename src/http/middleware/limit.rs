@@ -11,6 +11,7 @@
 //! flood of log lines.
 
 pub mod fields;
+mod streams;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -24,7 +25,7 @@ use actix_web::web::Data;
 use self::fields::{Quota, announce};
 use super::client_addr;
 use super::extract::bearer_token;
-use super::open_limit::{ConnSlot, OpenCounts, Slot};
+use super::open_limit::{ConnSlot, OpenCounts};
 use super::routed;
 use crate::http::problem::{ApiError, Lang};
 use crate::service::metrics::metrics;
@@ -56,6 +57,18 @@ pub struct RateLimits {
     /// Requests under `/v1/invites/` per minute per client address (bursts
     /// of as many): invite codes must not be guessable by trying.
     pub invites_per_min: u32,
+    /// Open event streams on this instance in all, whatever their address
+    /// (past it `503 busy`).
+    pub streams_total: usize,
+    /// Players one client address may register per day (UTC), counted in
+    /// the lobby's store so that it holds across instances (past it `429
+    /// rate_limited` until the next day). Off by default here; the command
+    /// line's default is 200.
+    pub players_per_ip_per_day: u64,
+    /// Players registered in all, counted in the lobby's store (past it
+    /// `507 capacity_reached`). Off by default here; the command line's
+    /// default is 1,000,000.
+    pub max_players: u64,
 }
 
 impl Default for RateLimits {
@@ -69,6 +82,9 @@ impl Default for RateLimits {
             connections_per_ip: 256,
             streams_per_ip: 32,
             invites_per_min: 20,
+            streams_total: 4096,
+            players_per_ip_per_day: 0,
+            max_players: 0,
         }
     }
 }
@@ -142,27 +158,6 @@ impl Limiter {
             req.peer_addr().map(|a| a.ip()),
             self.limits.trusted_proxies,
         )
-    }
-
-    /// A stream slot for `req`'s client address.
-    ///
-    /// # Errors
-    /// `RateLimited` when the address has as many streams open as allowed.
-    pub fn open_stream(&self, req: &actix_web::HttpRequest) -> Result<Slot, ApiError> {
-        let ip = self.client_ip(req);
-        self.streams
-            .try_open(&ip, self.limits.streams_per_ip)
-            .ok_or_else(|| {
-                metrics().limit_hit("streams_per_ip");
-                self.log_refusal("streams", &ip);
-                ApiError::RateLimited {
-                    retry_after: 15,
-                    detail: format!(
-                        "limit: {} open event streams per client address",
-                        self.limits.streams_per_ip
-                    ),
-                }
-            })
     }
 
     /// Logs a refusal unless this second's lines are spent.

@@ -11,6 +11,7 @@ use super::wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use crate::http::middleware::extract::{
     Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
 };
+use crate::http::middleware::limit::Limiter;
 use crate::http::problem::{ApiError, Lang, Problem};
 use crate::http::respond;
 use crate::http::sse::{self, Frame, SseEvent};
@@ -32,16 +33,36 @@ use crate::service::Error;
     responses(
         (status = 201, description = "Registered: the profile and the API key", body = Registered),
         (status = 400, description = "Bad name or kind", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many requests, or as many players registered from this client address today as it may (`rate_limited`, `Retry-After` until the next UTC day)", body = Problem, content_type = "application/problem+json"),
+        (status = 507, description = "As many players registered in all as the server takes (`capacity_reached`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/players")]
-pub async fn create_player(lobby: Data<Lobby>, body: JsonBytes) -> Result<HttpResponse, ApiError> {
+pub async fn create_player(
+    lobby: Data<Lobby>,
+    limiter: Data<Limiter>,
+    body: JsonBytes,
+    http: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let req: CreatePlayer = parse_body(&body)?;
+    crate::service::check_display_name(&req.name, lobby.service().limits().max_name_len)?;
+    let caps = limiter.limits();
+    let ip = limiter.client_ip(&http);
+    if !lobby
+        .take_daily_registration(&ip, caps.players_per_ip_per_day)
+        .await?
+    {
+        return Err(limiter.players_per_day_refused(&ip));
+    }
+    lobby.take_player_place(caps.max_players).await?;
     let done = lobby
-        .register(NewPlayer {
-            name: req.name,
-            kind: req.kind.into(),
-        })
+        .register_from(
+            NewPlayer {
+                name: req.name,
+                kind: req.kind.into(),
+            },
+            Some(&ip),
+        )
         .await?;
     Ok(
         respond::created(format!("/v1/players/{}", done.player.id)).json(Registered {
@@ -177,6 +198,10 @@ pub async fn events(
                 limit,
             )
             .await?;
+        // A key revoked or rotated during the wait gets nothing.
+        if q.wait_ms.unwrap_or(0) > 0 && !page.events.is_empty() {
+            lobby.core().authenticate(&key).await?;
+        }
         return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
     }
     let last_event_id = sse::last_event_id(&req)?;
@@ -188,9 +213,8 @@ pub async fn events(
         Lang::of(&req),
         after,
         None,
+        // The stream checks the key after every wait (see `sse`).
         async move |after| {
-            // A revoked or rotated key ends the stream.
-            lobby.core().authenticate(&key).await?;
             let page = lobby
                 .events(&id, after, sse::HEARTBEAT_MS, sse::PAGE)
                 .await?;

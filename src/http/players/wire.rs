@@ -108,6 +108,9 @@ impl From<records::PlayerRecord> for Player {
             matches_played,
             created_ms,
             ratings,
+            counted: _,
+            counted_horizon_ms: _,
+            origin: _,
         } = p;
         Player {
             id,
@@ -115,8 +118,11 @@ impl From<records::PlayerRecord> for Player {
             kind: kind.into(),
             matches_played,
             created_at: crate::service::rfc3339(created_ms),
+            // A pool where only unrated matches (aborted, …) were applied
+            // holds no rating yet: not shown.
             ratings: ratings
                 .iter()
+                .filter(|(_, r)| r.games > 0 || r.applied.is_empty())
                 .map(|(pool, r)| PoolRating::of(pool, r))
                 .collect(),
         }
@@ -189,7 +195,10 @@ pub struct PlayerEventView {
     /// "challenge_accepted" | "challenge_declined" | "challenge_cancelled" |
     /// "challenge_expired", …}`. A rated match's `match_over` has
     /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
-    /// the match changed of the player's rating.
+    /// the match changed of the player's rating, with `"unrated":
+    /// "aborted" | "repeated_opponent" | "same_address" |
+    /// "provisional_opponent"` when it
+    /// left the rating as it was (docs/api.md, "Fair play").
     #[serde(flatten)]
     #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
     pub body: Value,

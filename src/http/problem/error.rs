@@ -37,7 +37,7 @@ pub struct Problem {
     /// `payload_too_large`, `unsupported_media_type`, `request_timeout`,
     /// `headers_too_large`, `wrong_phase`, `not_your_turn`, `illegal_move`,
     /// `version_conflict`, `idempotency_key_reused`, `rate_limited`,
-    /// `store_unavailable`, `busy`, `store_full`, `match_too_large`,
+    /// `store_unavailable`, `busy`, `store_full`, `capacity_reached`, `match_too_large`,
     /// `internal_error`, `player_not_found`, `table_not_found`,
     /// `invite_not_found`, `table_expired`, `seat_taken`, `table_started`,
     /// `consent_required`, `too_many_challenges`, `inbox_full`.
@@ -251,6 +251,7 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::StoreUnavailable => (503, "store_unavailable", "Store unavailable"),
         Error::Busy(_) => (503, "busy", "Busy"),
         Error::StoreFull => (507, "store_full", "Store full"),
+        Error::CapacityReached(_) => (507, "capacity_reached", "Capacity reached"),
         Error::MatchTooLarge(_) => (507, "match_too_large", "Match too large"),
         Error::Internal(_) => (500, "internal_error", "Internal error"),
     }

@@ -31,6 +31,17 @@ pub struct RatingHistoryEntry {
     pub score: f64,
     /// When the rating changed (RFC 3339).
     pub at: String,
+    /// Set when the match left the rating as it was (then `rating_after`
+    /// is `rating_before`), and why: `aborted` (no hand was played to its
+    /// end), `repeated_opponent` (results against the same opponents
+    /// already counted 3 times that day), `same_address` (results against
+    /// players registered from the player's own address already counted 3
+    /// times that day), `provisional_opponent` (an
+    /// established rating is not moved by provisional opponents). See
+    /// "Fair play: rated means earned" in docs/api.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub unrated: Option<String>,
 }
 
 impl From<&records::RatingEntry> for RatingHistoryEntry {
@@ -45,8 +56,20 @@ impl From<&records::RatingEntry> for RatingHistoryEntry {
             volatility_after: e.after.volatility,
             score: e.score,
             at: crate::service::rfc3339(e.at_ms),
+            unrated: e.unrated.map(unrated_word),
         }
     }
+}
+
+/// The word for why a match left a rating as it was.
+pub fn unrated_word(why: records::Unrated) -> String {
+    match why {
+        records::Unrated::Aborted => "aborted",
+        records::Unrated::RepeatedOpponent => "repeated_opponent",
+        records::Unrated::SameAddress => "same_address",
+        records::Unrated::ProvisionalOpponent => "provisional_opponent",
+    }
+    .to_string()
 }
 
 /// A player's standing in one pool and its latest rated matches there.

@@ -8,12 +8,15 @@
 //! `rules`; no other domain of the lobby imports anything here but the
 //! record and the events.
 
+mod caps;
 mod events;
 mod ops;
 mod record;
 
+pub use caps::seconds_to_next_day;
 pub use events::PlayerEvent;
 pub use ops::{NewPlayer, PlayerEventsPage, Registered};
 pub use record::{
-    APPLIED_KEPT, PlayerRating, PlayerRecord, house_player, key_player, valid_player_id,
+    APPLIED_KEPT, COUNTED_KEPT, PlayerRating, PlayerRecord, house_player, key_player,
+    valid_player_id,
 };

@@ -48,6 +48,19 @@ impl Lobby {
     /// # Errors
     /// `InvalidRequest` for a bad name; `StoreUnavailable`.
     pub async fn register(&self, req: NewPlayer) -> Result<Registered, Error> {
+        self.register_from(req, None).await
+    }
+
+    /// Registers a player from client address `addr` (kept as its hash,
+    /// never shown).
+    ///
+    /// # Errors
+    /// `InvalidRequest` for a bad name; `StoreUnavailable`.
+    pub async fn register_from(
+        &self,
+        req: NewPlayer,
+        addr: Option<&str>,
+    ) -> Result<Registered, Error> {
         let name = crate::service::check_display_name(&req.name, self.svc.limits().max_name_len)?;
         for _ in 0..4 {
             let id = format!("p{}", hex::encode(random_bytes::<12>()?));
@@ -60,6 +73,9 @@ impl Lobby {
                 matches_played: 0,
                 created_ms: clock_now_ms(),
                 ratings: Default::default(),
+                counted: Vec::new(),
+                counted_horizon_ms: 0,
+                origin: addr.map(|a| hash_token(&format!("origin:{a}"))),
             };
             let state = records::encode(&player)?;
             if self.store().insert(Doc::Player, &id, &state, None).await? {

@@ -28,6 +28,20 @@ pub struct PlayerRecord {
     /// `abarrotada`, `abarrotada3`); absent until its first rated match.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub ratings: BTreeMap<String, PlayerRating>,
+    /// The latest finished matches counted in `matches_played` that no
+    /// rated pool lists as applied (casual ones, and the seats of a rated
+    /// match that are not rated), oldest first, at most [`COUNTED_KEPT`]:
+    /// a match listed here is never counted again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counted: Vec<(String, u64)>,
+    /// The newest creation time of the matches dropped from `counted`.
+    #[serde(default)]
+    pub counted_horizon_ms: u64,
+    /// SHA-256 of the client address it was registered from, hex (never
+    /// shown): rated results between players registered from one address
+    /// count a bounded number of times a day (`ratings/fair.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
 }
 
 /// A player's standing in one rated pool.
@@ -50,27 +64,79 @@ pub struct PlayerRating {
     /// match created no later than this and not listed counts as applied.
     #[serde(default)]
     pub horizon_ms: u64,
+    /// The registered opponents whose results counted in this pool, with
+    /// the creation time of the match, over the last day of matches (see
+    /// `ratings/fair.rs`): the same opponents count a bounded number of
+    /// times a day.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recent: Vec<(String, u64)>,
 }
 
 /// How many applied rated matches a player's record lists per pool.
 pub const APPLIED_KEPT: usize = 64;
 
+/// How many counted matches a player's record lists besides the rated ones.
+pub const COUNTED_KEPT: usize = 128;
+
+/// Whether match `id`, created at `created_ms`, is in `list` or behind
+/// `horizon`.
+fn marked(list: &[(String, u64)], horizon: u64, id: &str, created_ms: u64) -> bool {
+    created_ms <= horizon || list.iter().any(|(m, _)| m == id)
+}
+
+/// Lists match `id` in `list`, dropping the oldest beyond `kept` behind
+/// `horizon`.
+fn mark(list: &mut Vec<(String, u64)>, horizon: &mut u64, kept: usize, id: &str, created_ms: u64) {
+    list.push((id.to_string(), created_ms));
+    if list.len() > kept {
+        let excess = list.len() - kept;
+        for (_, created) in list.drain(..excess) {
+            *horizon = (*horizon).max(created);
+        }
+    }
+}
+
 impl PlayerRating {
     /// Whether match `id`, created at `created_ms`, counts as applied.
     pub fn has_applied(&self, id: &str, created_ms: u64) -> bool {
-        created_ms <= self.horizon_ms || self.applied.iter().any(|(m, _)| m == id)
+        marked(&self.applied, self.horizon_ms, id, created_ms)
     }
 
     /// Lists a match as applied, dropping the oldest beyond
     /// [`APPLIED_KEPT`] behind the horizon.
     pub fn mark_applied(&mut self, id: &str, created_ms: u64) {
-        self.applied.push((id.to_string(), created_ms));
-        if self.applied.len() > APPLIED_KEPT {
-            let excess = self.applied.len() - APPLIED_KEPT;
-            for (_, created) in self.applied.drain(..excess) {
-                self.horizon_ms = self.horizon_ms.max(created);
-            }
+        mark(
+            &mut self.applied,
+            &mut self.horizon_ms,
+            APPLIED_KEPT,
+            id,
+            created_ms,
+        );
+    }
+}
+
+impl PlayerRecord {
+    /// Whether match `id`, created at `created_ms`, was counted in
+    /// `matches_played` outside the rated pools.
+    pub fn has_counted(&self, id: &str, created_ms: u64) -> bool {
+        marked(&self.counted, self.counted_horizon_ms, id, created_ms)
+    }
+
+    /// Counts match `id` in `matches_played`, once: `false` if it was
+    /// counted already.
+    pub fn count_match(&mut self, id: &str, created_ms: u64) -> bool {
+        if self.has_counted(id, created_ms) {
+            return false;
         }
+        self.matches_played += 1;
+        mark(
+            &mut self.counted,
+            &mut self.counted_horizon_ms,
+            COUNTED_KEPT,
+            id,
+            created_ms,
+        );
+        true
     }
 }
 
@@ -94,6 +160,9 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
         key_sha256: None,
         matches_played: 0,
         created_ms: 0,
+        counted: Vec::new(),
+        counted_horizon_ms: 0,
+        origin: None,
         ratings: ["pairs", "abarrotada", "abarrotada3"]
             .into_iter()
             .filter_map(|pool| {
@@ -104,6 +173,7 @@ pub fn house_player(id: &str) -> Option<PlayerRecord> {
                     updated_ms: 0,
                     applied: Vec::new(),
                     horizon_ms: 0,
+                    recent: Vec::new(),
                 };
                 Some((pool.to_string(), standing))
             })
@@ -160,6 +230,21 @@ mod tests {
     }
 
     #[test]
+    fn a_match_is_counted_once_and_the_horizon_covers_dropped_ones() {
+        let mut p = house_player("house-random").unwrap();
+        assert!(p.count_match("m0", 10));
+        assert!(!p.count_match("m0", 10), "counted once");
+        for i in 1..=COUNTED_KEPT as u64 {
+            assert!(p.count_match(&format!("m{i}"), 10 + i));
+        }
+        assert_eq!(p.matches_played, COUNTED_KEPT as u64 + 1);
+        assert_eq!(p.counted.len(), COUNTED_KEPT);
+        assert_eq!(p.counted_horizon_ms, 10, "m0 dropped behind the horizon");
+        assert!(!p.count_match("m0", 10), "still counted");
+        assert!(p.count_match("late", 11 + COUNTED_KEPT as u64));
+    }
+
+    #[test]
     fn the_applied_list_keeps_its_latest_matches_and_the_horizon_the_newest_dropped() {
         let mut standing = PlayerRating {
             rating: Rating::default(),
@@ -167,6 +252,7 @@ mod tests {
             updated_ms: 0,
             applied: Vec::new(),
             horizon_ms: 0,
+            recent: Vec::new(),
         };
         assert!(!standing.has_applied("m0", 1), "nothing applied yet");
         // Created out of order: match i was created at (i * 7) % 250.

@@ -21,15 +21,16 @@
 //! it; if that instance dies first, the next read of the match's view
 //! applies what is missing.
 
+use super::fair::{self, rated_games};
 use crate::lobby::Lobby;
 use crate::lobby::core::LobbyCore;
 use crate::lobby::records::{
     self, PlayerRecord, RatingChange, RatingEntry, RatingHistory, SeatPlayer,
 };
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, update_async, upsert};
-use crate::rating::{self, DEFAULT_TAU, Game, Rating};
-use crate::rules::{Phase, Seat, Winner};
+use crate::lobby::update::{Step, update, update_async, upsert};
+use crate::rating::Rating;
+use crate::rules::{Phase, Seat};
 use crate::service::{Error, MatchRecord, RatedMatch, SeatKind, clock_now_ms as now_ms};
 
 /// The index of a pool's leaderboard.
@@ -53,46 +54,11 @@ pub fn leaderboard_id(entry: &str) -> Option<&str> {
     entry.split_once(':').map(|(_, id)| id)
 }
 
-/// The games a seat's player plays in a rated match that is over: its
-/// opponents as recorded at creation, and its score against each.
-pub fn rated_games(rec: &MatchRecord, rated: &RatedMatch, seat: Seat) -> Vec<Game> {
-    let table = rec.game.table();
-    let me = table.side(seat);
-    let n = rated.before.len().min(table.seats as usize) as Seat;
-    if table.pairs {
-        let score = match rec.game.winner {
-            Some(Winner::Side(s)) if s == me => 1.0,
-            Some(Winner::Side(_)) => 0.0,
-            _ => 0.5,
-        };
-        let opponents: Vec<&Rating> = (0..n)
-            .filter(|&s| table.side(s) != me)
-            .map(|s| &rated.before[s as usize])
-            .collect();
-        let opponent = match opponents.as_slice() {
-            [a, b] => rating::side_opponent(a, b),
-            [a] => **a,
-            _ => return Vec::new(),
-        };
-        return vec![Game { opponent, score }];
-    }
-    let totals = &rec.game.scores;
-    let mine = totals[me as usize];
-    (0..n)
-        .filter(|&s| s != seat)
-        .map(|s| {
-            let theirs = totals[table.side(s) as usize];
-            let score = match mine.cmp(&theirs) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Equal => 0.5,
-                std::cmp::Ordering::Less => 0.0,
-            };
-            Game {
-                opponent: rated.before[s as usize],
-                score,
-            }
-        })
-        .collect()
+/// The registered players of a match (not house bots), at any seat.
+fn registered_players(rec: &MatchRecord) -> impl Iterator<Item = &SeatPlayer> {
+    rec.seats
+        .iter()
+        .filter_map(|s| s.player.as_ref().filter(|p| !p.is_house()))
 }
 
 /// The players of a match whose ratings move: registered players at
@@ -127,30 +93,46 @@ impl LobbyCore {
 
     /// [`apply_ratings`](Self::apply_ratings), trying every player whatever
     /// happens to the others: the changes made, and the first failure (the
-    /// match then stays unsettled, for the next read to finish).
+    /// match then stays unsettled, for the next read to finish). Every
+    /// registered player of a finished match has it counted in
+    /// `matches_played` once: with its rating when it is rated, else in its
+    /// record's list of counted matches.
     pub(in crate::lobby) async fn apply_each(
         &self,
         rec: &MatchRecord,
     ) -> (Vec<Option<RatingChange>>, Option<Error>) {
         let mut changes = vec![None; rec.seats.len()];
-        let Some(rated) = rec.rated.as_ref() else {
-            return (changes, None);
-        };
         if rec.game.phase() != Phase::MatchOver {
             return (changes, None);
         }
         let mut failed = None;
-        for (seat, p) in rated_seats(rec) {
-            let games = rated_games(rec, rated, seat);
-            if games.is_empty() {
+        let mut rated_ids = Vec::new();
+        if let Some(rated) = rec.rated.as_ref() {
+            let origins = match self.origins(rec).await {
+                Ok(origins) => origins,
+                Err(e) => return (changes, Some(e)),
+            };
+            for (seat, p) in rated_seats(rec) {
+                if rated_games(rec, rated, seat).is_empty() {
+                    continue;
+                }
+                rated_ids.push(p.id.as_str());
+                match self.rate_player(rec, (rated, seat), &origins, &p.id).await {
+                    Ok(change) => changes[seat as usize] = change,
+                    Err(e) => {
+                        tracing::warn!(match_id = %rec.id, player = %p.id, error = %e, "rating not applied");
+                        failed.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        for p in registered_players(rec) {
+            if rated_ids.contains(&p.id.as_str()) {
                 continue;
             }
-            match self.rate_player(rec, rated, seat, &p.id, &games).await {
-                Ok(change) => changes[seat as usize] = change,
-                Err(e) => {
-                    tracing::warn!(match_id = %rec.id, player = %p.id, error = %e, "rating not applied");
-                    failed.get_or_insert(e);
-                }
+            if let Err(e) = self.count_player(rec, &p.id).await {
+                tracing::warn!(match_id = %rec.id, player = %p.id, error = %e, "match not counted");
+                failed.get_or_insert(e);
             }
         }
         if failed.is_none() {
@@ -159,32 +141,72 @@ impl LobbyCore {
         (changes, failed)
     }
 
-    /// On a read of a match: applies a finished rated match this process
-    /// has not seen applied (its committing instance may have died before
-    /// applying it). Failures are logged: the read goes on.
+    /// On a read of a match: settles a finished match this process has not
+    /// seen settled (its committing instance may have died before rating
+    /// or counting it). Failures are logged: the read goes on.
     pub(in crate::lobby) async fn settle_ratings(&self, rec: &MatchRecord) {
-        if rec.rated.is_none()
-            || rec.game.phase() != Phase::MatchOver
+        if rec.game.phase() != Phase::MatchOver
             || self.settled.contains(&rec.id)
+            || registered_players(rec).next().is_none()
         {
             return;
         }
         if let Err(e) = self.apply_ratings(rec).await {
-            tracing::warn!(match_id = %rec.id, error = %e, "ratings not applied on read");
+            tracing::warn!(match_id = %rec.id, error = %e, "match not settled on read");
+        }
+    }
+
+    /// Where the registered players of `rec` registered from, per seat
+    /// (`None` for house bots, players no longer stored and players
+    /// registered before addresses were kept).
+    async fn origins(&self, rec: &MatchRecord) -> Result<Vec<Option<String>>, Error> {
+        let mut origins = Vec::with_capacity(rec.seats.len());
+        for s in &rec.seats {
+            let origin = match s.player.as_ref().filter(|p| !p.is_house()) {
+                Some(p) => self.load_player(&p.id).await?.and_then(|(_, r)| r.origin),
+                None => None,
+            };
+            origins.push(origin);
+        }
+        Ok(origins)
+    }
+
+    /// Counts match `rec` in player `id`'s `matches_played`, once (a player
+    /// no longer stored is left alone).
+    async fn count_player(&self, rec: &MatchRecord, id: &str) -> Result<(), Error> {
+        let counted = update(
+            self.store(),
+            Doc::Player,
+            id,
+            |_| None,
+            || Error::PlayerNotFound,
+            |player: &mut PlayerRecord| {
+                Ok(match player.count_match(&rec.id, rec.created_ms) {
+                    true => Step::Write(()),
+                    false => Step::Keep(()),
+                })
+            },
+        )
+        .await;
+        match counted {
+            Ok(_) | Err(Error::PlayerNotFound) => Ok(()),
+            Err(e) => Err(e),
         }
     }
 
     /// One player's update for match `rec`, by compare-and-set on its
     /// record; the change already made if the match is listed there as
-    /// applied. The history entry is written first (in place of any entry
-    /// for the same match), so an applied match always has its entry.
+    /// applied. What counts is decided by [`fair::counted_games`]; a match
+    /// that leaves the rating as it was is still applied (listed, counted
+    /// in `matches_played`, in the history with why). The history entry
+    /// is written first (in place of any entry for the same match), so an
+    /// applied match always has its entry.
     async fn rate_player(
         &self,
         rec: &MatchRecord,
-        rated: &RatedMatch,
-        seat: Seat,
+        (rated, seat): (&RatedMatch, Seat),
+        origins: &fair::Origins,
         id: &str,
-        games: &[Game],
     ) -> Result<Option<RatingChange>, Error> {
         let pool = rated.pool.as_str();
         let index = leaderboard_index(pool);
@@ -195,27 +217,14 @@ impl LobbyCore {
             |_| None,
             || Error::PlayerNotFound,
             |mut player: PlayerRecord| async move {
+                let mine = player.origin.clone();
                 let standing = player.ratings.entry(pool.to_string()).or_default();
                 if standing.has_applied(&rec.id, rec.created_ms) {
                     return Ok((player, Step::Keep(None)));
                 }
-                let before = standing.rating;
-                let after = before.update(games, DEFAULT_TAU);
-                let now = now_ms();
-                let score = games.iter().map(|g| g.score).sum::<f64>() / games.len() as f64;
-                let entry = RatingEntry {
-                    match_id: rec.id.clone(),
-                    match_created_ms: rec.created_ms,
-                    seat,
-                    before,
-                    after,
-                    score,
-                    at_ms: now,
-                };
                 let was_listed = standing.games > 0;
-                standing.rating = after;
-                standing.games += 1;
-                standing.updated_ms = now;
+                let origins = (mine.as_deref(), origins);
+                let entry = fair::apply(standing, rec, (rated, seat), origins, now_ms());
                 standing.mark_applied(&rec.id, rec.created_ms);
                 player.matches_played += 1;
                 self.record_history(id, pool, entry.clone()).await?;
@@ -231,13 +240,24 @@ impl LobbyCore {
         let Some((entry, was_listed)) = updated.answer else {
             // Applied before: make sure the leaderboard shows it (the
             // applying instance may have stopped short of that).
-            let rating = updated.record.rating_in(pool);
-            self.store()
-                .index_add(&index, &leaderboard_entry(&rating, id))
-                .await?;
+            if updated
+                .record
+                .ratings
+                .get(pool)
+                .is_some_and(|r| r.games > 0)
+            {
+                let rating = updated.record.rating_in(pool);
+                self.store()
+                    .index_add(&index, &leaderboard_entry(&rating, id))
+                    .await?;
+            }
             let history = self.rating_history(id).await?.1;
             return Ok(history.entry(pool, &rec.id).map(|e| e.change(pool)));
         };
+        if let Some(why) = entry.unrated {
+            tracing::info!(match_id = %rec.id, player = id, pool, unrated = ?why, "rating left as it was");
+            return Ok(Some(entry.change(pool)));
+        }
         let (before, after) = (entry.before, entry.after);
         if was_listed {
             self.store()

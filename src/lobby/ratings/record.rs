@@ -61,6 +61,30 @@ pub struct RatingEntry {
     pub score: f64,
     /// When it was applied (milliseconds since the Unix epoch).
     pub at_ms: u64,
+    /// Why the match left the rating as it was, when it did (then
+    /// `after` is `before`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<Unrated>,
+}
+
+/// Why a finished rated match left a player's rating as it was (see
+/// `fair.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unrated {
+    /// The match ended before a minimum of play (no hand played to its
+    /// end): aborted, unrated for every seat.
+    Aborted,
+    /// Every opponent was one whose results against this player already
+    /// counted as often as they may in a day.
+    RepeatedOpponent,
+    /// Every opponent was registered from this player's own client
+    /// address, and such results already counted as often as they may in
+    /// a day.
+    SameAddress,
+    /// Every opponent was provisional while this player's rating is
+    /// established.
+    ProvisionalOpponent,
 }
 
 /// What a rated match changed of one player's rating, as told in its
@@ -78,6 +102,9 @@ pub struct RatingChange {
     /// The player's score (1 a win, 0.5 a draw, 0 a loss; the mean over
     /// the other seats in the individual variants).
     pub score: f64,
+    /// Set when the match left the rating as it was, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<Unrated>,
 }
 
 impl RatingEntry {
@@ -89,6 +116,7 @@ impl RatingEntry {
             after: self.after.rating,
             deviation: self.after.deviation,
             score: self.score,
+            unrated: self.unrated,
         }
     }
 }
@@ -107,6 +135,7 @@ mod tests {
             after: Rating::default(),
             score,
             at_ms: i,
+            unrated: None,
         };
         let mut h = RatingHistory::default();
         for i in 0..150 {

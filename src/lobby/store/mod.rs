@@ -58,6 +58,9 @@ pub enum Doc {
     /// A player's pending invitations, made and received (under the
     /// player's id), each with its expiry: what the caps count.
     Pending,
+    /// A counter of a cap (players registered per address per day, and in
+    /// all).
+    Counter,
 }
 
 impl Doc {
@@ -73,6 +76,7 @@ impl Doc {
             Doc::Ticket => "ticket",
             Doc::Queued => "queued",
             Doc::Pending => "pending",
+            Doc::Counter => "counter",
         }
     }
 }

@@ -144,6 +144,7 @@ fn detail_of(code: &str) -> &'static str {
         "store_unavailable" => "the match store is unavailable; retry later",
         "busy" => "every hint slot is taken; retry later",
         "store_full" => "the match store is full; retry later",
+        "capacity_reached" => "limit: 1000000 players in all; no more can be registered",
         "match_too_large" => "a match deals at most 1000 hands",
         _ => "the server failed; the failure was logged",
     }

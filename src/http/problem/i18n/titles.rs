@@ -227,6 +227,14 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ["Store full", "Magatzem ple", "Almacén lleno"],
     ),
     (
+        "capacity_reached",
+        [
+            "Capacity reached",
+            "Capacitat exhaurida",
+            "Capacidad agotada",
+        ],
+    ),
+    (
         "match_too_large",
         [
             "Match too large",
