@@ -92,6 +92,8 @@ pub struct RedisStore {
     create_script: Script,
     commit_script: Script,
     load_script: Script,
+    /// The name the schedule of due work is kept under.
+    schedule: String,
     waiters: Arc<Waiters>,
     subscriber: AbortHandle,
 }
@@ -347,7 +349,7 @@ impl MatchStore for RedisStore {
     }
 
     async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError> {
-        due::schedule(self.conn(), id, at_ms).await
+        due::schedule(self.conn(), &self.schedule, id, at_ms).await
     }
 
     async fn claim_due(
@@ -356,7 +358,7 @@ impl MatchStore for RedisStore {
         lease_ms: u64,
         limit: usize,
     ) -> Result<Vec<DueClaim>, StoreError> {
-        due::claim(self.conn(), now_ms, lease_ms, limit).await
+        due::claim(self.conn(), &self.schedule, now_ms, lease_ms, limit).await
     }
 
     async fn settle_due(
@@ -365,7 +367,7 @@ impl MatchStore for RedisStore {
         lease_until_ms: u64,
         next: Option<u64>,
     ) -> Result<bool, StoreError> {
-        due::settle(self.conn(), id, lease_until_ms, next).await
+        due::settle(self.conn(), &self.schedule, id, lease_until_ms, next).await
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

@@ -31,6 +31,7 @@ mod players;
 mod queue;
 mod ratings;
 mod redis_fleet;
+mod scheduler;
 mod semantics;
 mod stream_end;
 mod table_races;

@@ -13,9 +13,12 @@ use super::unavailable;
 use crate::store::StoreError;
 use crate::store::due::{DueClaim, SHARDS, shard_of};
 
-/// The sorted set holding shard `shard` of the schedule.
-pub fn key(shard: u32) -> String {
-    format!("bf:due:{{d{shard}}}")
+/// The name a store keeps its schedule under unless told otherwise.
+pub const DEFAULT_NAME: &str = "bf:due";
+
+/// The sorted set holding shard `shard` of the schedule named `name`.
+pub fn key(name: &str, shard: u32) -> String {
+    format!("{name}:{{d{shard}}}")
 }
 
 /// Hands out due members and leases them, in one step.
@@ -52,9 +55,14 @@ return 1
 });
 
 /// Adds `id` at `at_ms`, or moves it there if that is earlier.
-pub(super) async fn schedule(mut conn: Conn, id: &str, at_ms: u64) -> Result<(), StoreError> {
+pub(super) async fn schedule(
+    mut conn: Conn,
+    name: &str,
+    id: &str,
+    at_ms: u64,
+) -> Result<(), StoreError> {
     let _: i64 = redis::cmd("ZADD")
-        .arg(key(shard_of(id)))
+        .arg(key(name, shard_of(id)))
         .arg("LT")
         .arg(at_ms)
         .arg(id)
@@ -71,6 +79,7 @@ static NEXT_START: AtomicU32 = AtomicU32::new(0);
 /// so that a busy set does not always take the whole allowance.
 pub(super) async fn claim(
     mut conn: Conn,
+    name: &str,
     now_ms: u64,
     lease_ms: u64,
     limit: usize,
@@ -83,7 +92,7 @@ pub(super) async fn claim(
             break;
         }
         let ids: Vec<String> = CLAIM
-            .key(key((start + i) % SHARDS))
+            .key(key(name, (start + i) % SHARDS))
             .arg(now_ms)
             .arg(until)
             .arg(limit - out.len())
@@ -101,13 +110,14 @@ pub(super) async fn claim(
 /// Sets `id` to `next` (removes it for `None`) if it still holds the lease.
 pub(super) async fn settle(
     mut conn: Conn,
+    name: &str,
     id: &str,
     lease_until_ms: u64,
     next: Option<u64>,
 ) -> Result<bool, StoreError> {
     let next = next.map_or_else(String::new, |t| t.to_string());
     let done: i64 = SETTLE
-        .key(key(shard_of(id)))
+        .key(key(name, shard_of(id)))
         .arg(id)
         .arg(lease_until_ms)
         .arg(next)
