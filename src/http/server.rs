@@ -40,6 +40,8 @@ pub struct ServeOptions {
     pub body_timeout: Duration,
     /// A bearer token `/metrics` requires (none: `/metrics` is open).
     pub metrics_token: Option<String>,
+    /// How the scheduler of due work (bots, deals, clocks) runs.
+    pub scheduler: crate::service::SchedulerOptions,
 }
 
 impl Default for ServeOptions {
@@ -51,6 +53,7 @@ impl Default for ServeOptions {
             header_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(10),
             metrics_token: None,
+            scheduler: crate::service::SchedulerOptions::default(),
         }
     }
 }
@@ -170,6 +173,7 @@ pub fn serve_split(
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
     crate::lobby::spawn_housekeeping(&lobby);
+    crate::service::spawn_scheduler(lobby.service(), opts.scheduler);
     let data = Data::from(Arc::clone(lobby.service()));
     let lobby = Data::new(lobby);
     let limiter = Data::new(limit::Limiter::new(opts.rate_limits.clone()));

@@ -38,7 +38,7 @@ impl Service {
         id: &str,
         token: Option<&str>,
     ) -> Result<(Arc<MatchRecord>, Tag), Error> {
-        let rec = self.load_current(id).await?;
+        let rec = self.load(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         let tag = Tag {
             version: rec.version,
@@ -58,7 +58,6 @@ impl Service {
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<MatchView>, Error> {
         let (rec, tag) = self.tagged(id, token).await?;
-        self.hooks.viewed(&rec).await;
         if current(&tag) {
             return Ok(Conditional::Unchanged(tag));
         }
@@ -94,7 +93,7 @@ impl Service {
         hint: Option<&str>,
         current: impl FnOnce(&Tag) -> bool,
     ) -> Result<Conditional<LegalMoves>, Error> {
-        let rec = self.load_current(id).await?;
+        let rec = self.load(id).await?;
         let seat = self.require_caller(&rec, token).await?;
         let tag = Tag {
             version: rec.version,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 
 use super::metrics::metrics;
-use crate::store::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError};
+use crate::store::{Commit, CommitOutcome, DueClaim, MatchStore, Snapshot, StoreError};
 
 /// The store the service uses, measured.
 pub struct Instrumented {
@@ -119,6 +119,32 @@ impl MatchStore for Instrumented {
             "wait_events",
             self.inner.wait_events(id, after, timeout).await,
         )
+    }
+
+    async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError> {
+        measured("schedule", self.inner.schedule(id, at_ms)).await
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<DueClaim>, StoreError> {
+        measured("claim_due", self.inner.claim_due(now_ms, lease_ms, limit)).await
+    }
+
+    async fn settle_due(
+        &self,
+        id: &str,
+        lease_until_ms: u64,
+        next: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        measured(
+            "settle_due",
+            self.inner.settle_due(id, lease_until_ms, next),
+        )
+        .await
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

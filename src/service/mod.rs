@@ -43,6 +43,7 @@ mod players;
 mod reads;
 mod record;
 mod replayed;
+mod scheduler;
 mod seat_player;
 mod seats;
 mod tokens;
@@ -62,6 +63,7 @@ pub use input::{check_move_timeout, house_bot};
 pub use names::check_name as check_display_name;
 pub use reads::{EventsPage, LegalMoves};
 pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
+pub use scheduler::{SchedulerOptions, next_due, spawn_scheduler};
 pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
 pub use seats::{CONSENT_DETAIL, CheckedSeat, Holder, SeatSpec, check_seat_spec};
 pub use tokens::{
@@ -110,6 +112,8 @@ pub struct Service {
     driver: driver::Driver,
     cache: cache::Cache,
     hooks: Arc<dyn Hooks>,
+    /// Wakes this instance's scheduler when a write made work due now.
+    due_wake: Arc<tokio::sync::Notify>,
 }
 
 impl Service {
@@ -130,6 +134,7 @@ impl Service {
             driver,
             cache: cache::Cache::default(),
             hooks: Arc::new(NoPlayers),
+            due_wake: Arc::default(),
         })
     }
 

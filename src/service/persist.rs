@@ -165,6 +165,11 @@ impl Service {
             }
             (None, vec![compact::entry(&moves, rec.deadline_ms)])
         };
+        // Scheduled before the write, so that a crash right after it loses
+        // nothing (a write that then loses its race leaves the schedule
+        // early, which costs one look), and again after it (see
+        // `scheduler.rs`).
+        self.schedule_due(rec).await?;
         let commit = Commit {
             expected_version: before,
             new_version: rec.version,
@@ -189,6 +194,7 @@ impl Service {
             );
         }
         if let CommitOutcome::Committed { .. } = outcome {
+            self.schedule_written(rec).await;
             self.hooks.committed(rec).await;
         }
         Ok(outcome)
@@ -214,10 +220,15 @@ impl Service {
         }
         let setup = compact::setup_of(rec)?;
         let log = [compact::entry(&moves, rec.deadline_ms)];
-        Ok(self
+        self.schedule_due(rec).await?;
+        let created = self
             .store
             .create(&rec.id, rec.version, &setup, &log)
-            .await?)
+            .await?;
+        if created {
+            self.schedule_written(rec).await;
+        }
+        Ok(created)
     }
 
     /// What the store remembers as the answer `view` (of `rec`) to an

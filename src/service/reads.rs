@@ -3,7 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::clock::now_ms;
 use super::record::{MatchRecord, MatchView};
 use super::{Error, EventView, Service, events, input};
 use crate::rules::view::HistoryView;
@@ -34,13 +33,13 @@ pub struct EventsPage {
 }
 
 impl Service {
-    /// The match as stored now (with any due house-bot, deal or clock
-    /// steps played).
+    /// The match as stored now. Reads never write: what is due (house
+    /// bots, deals, clocks) is played by the scheduler.
     ///
     /// # Errors
     /// `MatchNotFound`; `StoreUnavailable`.
     pub async fn record(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
-        self.load_current(id).await
+        self.load(id).await
     }
 
     /// The view of the token's seat, or the spectator view without a token.
@@ -48,8 +47,7 @@ impl Service {
     /// # Errors
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn view(&self, id: &str, token: Option<&str>) -> Result<MatchView, Error> {
-        let rec = self.load_current(id).await?;
-        self.hooks.viewed(&rec).await;
+        let rec = self.load(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.view(seat))
     }
@@ -64,7 +62,7 @@ impl Service {
         token: Option<&str>,
         hint: Option<&str>,
     ) -> Result<LegalMoves, Error> {
-        let rec = self.load_current(id).await?;
+        let rec = self.load(id).await?;
         let seat = self.require_caller(&rec, token).await?;
         self.legal_moves_of(rec, seat, hint).await
     }
@@ -125,7 +123,7 @@ impl Service {
                 self.limits.max_events_page
             )));
         }
-        let rec = self.load_current(id).await?;
+        let rec = self.load(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         // Nothing will ever come after an event the match never made.
         let last = match rec.last_seq {
@@ -138,23 +136,15 @@ impl Service {
             )));
         }
         if !rec.legacy_layout {
-            return self
-                .replayed_events(id, seat, after, wait_ms, limit, rec.deadline_ms)
-                .await;
+            return self.replayed_events(id, seat, after, wait_ms, limit).await;
         }
         let mut raw = self.store.events_after(id, after, limit).await?;
         if raw.is_empty() && wait_ms > 0 {
-            // Wake for new events, or when the move clock runs out.
-            let mut wait = wait_ms;
-            if let Some(d) = rec.deadline_ms {
-                wait = wait.min(d.saturating_sub(now_ms()) + 5);
-            }
+            // Woken by the next commit: a client's, or the scheduler's
+            // when a move clock runs out.
             self.store
-                .wait_events(id, after, Duration::from_millis(wait))
+                .wait_events(id, after, Duration::from_millis(wait_ms))
                 .await?;
-            if rec.deadline_ms.is_some_and(|d| now_ms() >= d) {
-                self.load_current(id).await?;
-            }
             raw = self.store.events_after(id, after, limit).await?;
         }
         let last_seq = match raw.last() {
@@ -173,7 +163,7 @@ impl Service {
     /// # Errors
     /// `MatchNotFound`, `Unauthorized` for a wrong token, `StoreUnavailable`.
     pub async fn history(&self, id: &str, token: Option<&str>) -> Result<HistoryView, Error> {
-        let rec = self.load_current(id).await?;
+        let rec = self.load(id).await?;
         let seat = self.caller_seat(&rec, token).await?;
         Ok(rec.game.history_view(seat))
     }

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use super::clock::now_ms;
 use super::compact::{self, Window};
 use super::reads::EventsPage;
 use super::{Error, Service, events};
@@ -12,8 +11,7 @@ use crate::rules::Seat;
 
 impl Service {
     /// The events of `id` numbered above `after` as `seat` may see them, at
-    /// most `limit`, waiting up to `wait_ms` (or until the move clock of
-    /// `deadline_ms` runs out) for one.
+    /// most `limit`, waiting up to `wait_ms` for one.
     ///
     /// # Errors
     /// `MatchNotFound`, `StoreUnavailable`, `Internal` for a stored match
@@ -25,21 +23,14 @@ impl Service {
         after: u64,
         wait_ms: u64,
         limit: usize,
-        deadline_ms: Option<u64>,
     ) -> Result<EventsPage, Error> {
         let (mut window, mut last_seq, entries) = self.event_window(id, after, limit).await?;
         if window.events.is_empty() && wait_ms > 0 {
-            // Wake for the next commit, or when the move clock runs out.
-            let mut wait = wait_ms;
-            if let Some(d) = deadline_ms {
-                wait = wait.min(d.saturating_sub(now_ms()) + 5);
-            }
+            // Woken by the next commit: a client's, or the scheduler's
+            // when a move clock runs out.
             self.store
-                .wait_events(id, entries, Duration::from_millis(wait))
+                .wait_events(id, entries, Duration::from_millis(wait_ms))
                 .await?;
-            if deadline_ms.is_some_and(|d| now_ms() >= d) {
-                self.load_current(id).await?;
-            }
             (window, last_seq, _) = self.event_window(id, after, limit).await?;
         }
         let events = window

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::sync::watch;
 
-use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError, is_snapshot};
+use super::due::MemorySchedule;
+use super::{Commit, CommitOutcome, DueClaim, MatchStore, Snapshot, StoreError, is_snapshot};
 
 /// Keeps every match in a `HashMap` behind a `std::sync::Mutex`.
 ///
@@ -27,6 +28,7 @@ use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError, is_snapshot
 #[derive(Debug)]
 pub struct MemoryStore {
     inner: Mutex<Inner>,
+    schedule: Mutex<MemorySchedule>,
     limits: MemoryLimits,
 }
 
@@ -104,6 +106,7 @@ impl MemoryStore {
                 bytes: 0,
                 last_sweep: Instant::now(),
             }),
+            schedule: Mutex::default(),
             limits,
         }
     }
@@ -122,6 +125,16 @@ impl MemoryStore {
         // Nothing panics while holding the lock, and every section leaves
         // the map consistent, so a poisoned lock is still safe to use.
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn schedule_lock(&self) -> MutexGuard<'_, MemorySchedule> {
+        // As above: every section leaves the schedule consistent.
+        self.schedule.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many matches the schedule of due work holds.
+    pub fn scheduled(&self) -> usize {
+        self.schedule_lock().len()
     }
 
     /// The live entry of `id`, dropping it first if it has expired.
@@ -333,6 +346,29 @@ impl MatchStore for MemoryStore {
             // last saw either way.
             Ok(Err(_)) | Err(_) => Ok(*rx.borrow()),
         }
+    }
+
+    async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError> {
+        self.schedule_lock().schedule(id, at_ms);
+        Ok(())
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<DueClaim>, StoreError> {
+        Ok(self.schedule_lock().claim(now_ms, lease_ms, limit))
+    }
+
+    async fn settle_due(
+        &self,
+        id: &str,
+        lease_until_ms: u64,
+        next: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        Ok(self.schedule_lock().settle(id, lease_until_ms, next))
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

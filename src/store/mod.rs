@@ -18,6 +18,7 @@
 //! server instances behind a load balancer. In both, a match expires once it
 //! has gone unwritten for the configured TTL.
 
+mod due;
 mod memory;
 mod redis;
 pub(crate) mod waiters;
@@ -26,6 +27,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
+pub use self::due::{DueClaim, SHARDS as DUE_SHARDS, shard_of as due_shard_of};
 pub use self::memory::{MemoryLimits, MemoryStore};
 pub use self::redis::{RedisStore, keys as redis_keys};
 
@@ -215,6 +217,43 @@ pub trait MatchStore: Send + Sync + 'static {
     /// [`StoreError::Unavailable`] if the backend cannot be reached.
     async fn wait_events(&self, id: &str, after: u64, timeout: Duration)
     -> Result<u64, StoreError>;
+
+    /// Schedules match `id` to be looked at from `at_ms` (milliseconds since
+    /// the Unix epoch), or earlier if it already is: a time is only ever
+    /// moved earlier here. See `due.rs` for how the schedule works.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError>;
+
+    /// At most `limit` matches whose time is at most `now_ms`, each leased
+    /// (its time moved to `now_ms + lease_ms`) in the same atomic step, so
+    /// that no other claim hands it out before the lease ends.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<DueClaim>, StoreError>;
+
+    /// After a claim: sets match `id`'s time to `next` (removes it for
+    /// `None`), but only if it still holds the lease `lease_until_ms`;
+    /// whether it did (`false`: someone scheduled it earlier meanwhile).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn settle_due(
+        &self,
+        id: &str,
+        lease_until_ms: u64,
+        next: Option<u64>,
+    ) -> Result<bool, StoreError>;
 
     /// Checks that the backend answers, for the readiness probe.
     ///

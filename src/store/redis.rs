@@ -49,6 +49,7 @@
 
 mod conn;
 mod connect;
+mod due;
 mod notify;
 mod sharded;
 
@@ -64,7 +65,7 @@ use tokio::time::{Instant, timeout};
 use self::conn::Conn;
 use self::sharded::Sharded;
 use super::waiters::Waiters;
-use super::{Commit, CommitOutcome, MatchStore, Snapshot, StoreError, is_snapshot};
+use super::{Commit, CommitOutcome, DueClaim, MatchStore, Snapshot, StoreError, is_snapshot};
 
 /// The pub/sub channel on which commits announce new events.
 const NOTIFY_CHANNEL: &str = "bf:notify";
@@ -91,6 +92,8 @@ pub struct RedisStore {
     create_script: Script,
     commit_script: Script,
     load_script: Script,
+    /// The name the schedule of due work is kept under.
+    schedule: String,
     waiters: Arc<Waiters>,
     subscriber: AbortHandle,
 }
@@ -343,6 +346,28 @@ impl MatchStore for RedisStore {
             }
         }
         Ok(last)
+    }
+
+    async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError> {
+        due::schedule(self.conn(), &self.schedule, id, at_ms).await
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<DueClaim>, StoreError> {
+        due::claim(self.conn(), &self.schedule, now_ms, lease_ms, limit).await
+    }
+
+    async fn settle_due(
+        &self,
+        id: &str,
+        lease_until_ms: u64,
+        next: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        due::settle(self.conn(), &self.schedule, id, lease_until_ms, next).await
     }
 
     async fn ping(&self) -> Result<(), StoreError> {

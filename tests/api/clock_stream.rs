@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{Backend, TestApp, spawn_app, spawn_with_store, store_for};
+use crate::app::{Backend, TestApp, spawn_app};
 use crate::backends::both_stores;
 
 async fn events(app: &TestApp, id: &str, query: &str) -> Vec<Value> {
@@ -161,14 +161,17 @@ async fn stream_sends_events_and_resumes_after_last_event_id(backend: Backend) {
 }
 
 async fn a_refused_action_on_a_match_with_a_due_clock_writes_nothing(backend: Backend) {
-    let store = store_for(backend, None).await;
-    let app = spawn_with_store(store.clone()).await;
+    let store = crate::backends::private_schedule_store(backend).await;
+    // No scheduler here, so that only the requests could write.
+    let mut opts = crate::app::unlimited();
+    opts.scheduler.enabled = false;
+    let app = crate::app::spawn_with(store.clone(), opts).await;
     let body = json!({"rules": {"first_dealer": 0}, "move_timeout_ms": 100});
     let (id, _tokens) = app.create(body).await;
     let stored = || async { store.load(&id).await.unwrap().unwrap().version };
     let before = stored().await;
-    // The dealer's clock runs out: a stand-in deal is due, played only for
-    // a caller the server accepts.
+    // The dealer's clock runs out: a stand-in deal is due, which a refused
+    // request must not play.
     tokio::time::sleep(Duration::from_millis(250)).await;
     let wrong = format!("bt_{}", "0".repeat(64));
     for token in [None, Some(wrong.as_str())] {

@@ -34,6 +34,7 @@ mod players;
 mod queue;
 mod ratings;
 mod redis_fleet;
+mod scheduler;
 mod semantics;
 mod server_caps;
 mod stream_end;

@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use botifarra::store::{Commit, CommitOutcome, MatchStore, MemoryStore, Snapshot, StoreError};
+use botifarra::store::{
+    Commit, CommitOutcome, DueClaim, MatchStore, MemoryStore, Snapshot, StoreError,
+};
 use serde_json::json;
 
 use crate::app::{TestApp, spawn_with_store};
@@ -104,6 +106,25 @@ impl MatchStore for Flaky {
         timeout: Duration,
     ) -> Result<u64, StoreError> {
         self.inner.wait_events(id, after, timeout).await
+    }
+    async fn schedule(&self, id: &str, at_ms: u64) -> Result<(), StoreError> {
+        self.inner.schedule(id, at_ms).await
+    }
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<DueClaim>, StoreError> {
+        self.inner.claim_due(now_ms, lease_ms, limit).await
+    }
+    async fn settle_due(
+        &self,
+        id: &str,
+        lease_until_ms: u64,
+        next: Option<u64>,
+    ) -> Result<bool, StoreError> {
+        self.inner.settle_due(id, lease_until_ms, next).await
     }
     async fn ping(&self) -> Result<(), StoreError> {
         if self.down.load(Ordering::SeqCst) {

@@ -64,6 +64,39 @@ pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn M
     store
 }
 
+/// A store on `backend` whose schedule of due work no other store shares
+/// (on Redis, every test server shares one server, and each one's
+/// scheduler would otherwise play every other's due work).
+pub async fn private_schedule_store(backend: Backend) -> Arc<dyn MatchStore> {
+    let name = format!("test:due:{}", rand_name());
+    match backend {
+        Backend::Memory => Arc::new(MemoryStore::new()),
+        Backend::Redis => Arc::new(
+            RedisStore::connect(&redis::redis_url(), Duration::from_secs(3600))
+                .await
+                .expect("connect to the test Redis")
+                .with_schedule_name(&name),
+        ),
+        Backend::Cluster => Arc::new(
+            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
+                .await
+                .expect("connect to the test Redis Cluster")
+                .with_schedule_name(&name),
+        ),
+    }
+}
+
+/// A name no other test of this run uses.
+fn rand_name() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 /// A store on `backend` that forgets a match `ttl` after its last write.
 pub async fn store_with_ttl(backend: Backend, ttl: Duration) -> Arc<dyn MatchStore> {
     match backend {

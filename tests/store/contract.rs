@@ -395,6 +395,105 @@ async fn concurrent_commits_on_one_version_let_exactly_one_win(store: Arc<dyn Ma
     assert_eq!(evs[1], (2, format!("event-{winner}")));
 }
 
+/// The ids among `claims` that start with `prefix`, sorted: other tests'
+/// entries may share the backend.
+fn claimed(claims: &[botifarra::store::DueClaim], prefix: &str) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = claims
+        .iter()
+        .filter(|c| c.id.starts_with(prefix))
+        .map(|c| (c.id[prefix.len()..].to_string(), c.lease_until_ms))
+        .collect();
+    v.sort();
+    v
+}
+
+// Times here are a few seconds after the epoch, far before any real
+// schedule's, so that no other user of the backend is in the way; and a
+// claim takes whatever is due, so the two parts run one after the other.
+async fn the_schedule_is_never_late_and_leases_what_it_hands_out(store: Arc<dyn MatchStore>) {
+    leases_and_never_late(store.clone()).await;
+    racing_claims_hand_out_each_due_match_once(store).await;
+}
+
+async fn leases_and_never_late(store: Arc<dyn MatchStore>) {
+    let p = format!("{}-", new_id());
+    let id = |s: &str| format!("{p}{s}");
+    store.schedule(&id("a"), 1_100).await.unwrap();
+    store.schedule(&id("b"), 1_300).await.unwrap();
+    store.schedule(&id("a"), 1_200).await.unwrap();
+    let got = store.claim_due(1_150, 1_000, 100).await.unwrap();
+    assert_eq!(
+        claimed(&got, &p),
+        [("a".to_string(), 2_150)],
+        "a moved no later"
+    );
+    let got = store.claim_due(1_160, 1_000, 100).await.unwrap();
+    assert!(claimed(&got, &p).is_empty(), "a is leased, b not due");
+
+    // Scheduled earlier while leased: the claimer's settle leaves it be.
+    store.schedule(&id("a"), 1_120).await.unwrap();
+    assert!(!store.settle_due(&id("a"), 2_150, None).await.unwrap());
+    let got = store.claim_due(1_170, 1_000, 100).await.unwrap();
+    assert_eq!(claimed(&got, &p), [("a".to_string(), 2_170)]);
+    assert!(store.settle_due(&id("a"), 2_170, None).await.unwrap());
+
+    let got = store.claim_due(1_400, 1_000, 100).await.unwrap();
+    assert_eq!(
+        claimed(&got, &p),
+        [("b".to_string(), 2_400)],
+        "a was removed"
+    );
+    assert!(
+        store
+            .settle_due(&id("b"), 2_400, Some(1_500))
+            .await
+            .unwrap()
+    );
+    assert!(claimed(&store.claim_due(1_450, 10, 100).await.unwrap(), &p).is_empty());
+    let got = store.claim_due(1_500, 10, 100).await.unwrap();
+    assert_eq!(claimed(&got, &p), [("b".to_string(), 1_510)]);
+    // A lease that ran out is handed out again (its claimer died).
+    let got = store.claim_due(1_510, 10, 100).await.unwrap();
+    assert_eq!(claimed(&got, &p), [("b".to_string(), 1_520)]);
+    assert!(store.settle_due(&id("b"), 1_520, None).await.unwrap());
+}
+
+async fn racing_claims_hand_out_each_due_match_once(store: Arc<dyn MatchStore>) {
+    let p = format!("{}-", new_id());
+    for i in 0..40 {
+        store.schedule(&format!("{p}{i:02}"), 3_000).await.unwrap();
+    }
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut all = Vec::new();
+            for _ in 0..4 {
+                all.extend(store.claim_due(3_050, 60_000, 3).await.unwrap());
+            }
+            all
+        }));
+    }
+    let mut ids = Vec::new();
+    for t in tasks {
+        ids.extend(claimed(&t.await.unwrap(), &p).into_iter().map(|(i, _)| i));
+    }
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "a match was handed out twice");
+    let rest = claimed(&store.claim_due(3_050, 60_000, 100).await.unwrap(), &p);
+    assert_eq!(n + rest.len(), 40, "every due match is handed out");
+    for (i, lease) in rest {
+        assert!(
+            store
+                .settle_due(&format!("{p}{i}"), lease, None)
+                .await
+                .unwrap()
+        );
+    }
+}
+
 async fn ping_answers_and_kind_names_the_backend(store: Arc<dyn MatchStore>) {
     store.ping().await.unwrap();
     assert!(["memory", "redis", "redis-cluster"].contains(&store.kind()));
@@ -417,6 +516,7 @@ all_stores!(
     wait_events_times_out_without_new_events,
     concurrent_commits_on_one_version_let_exactly_one_win,
     ping_answers_and_kind_names_the_backend,
+    the_schedule_is_never_late_and_leases_what_it_hands_out,
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

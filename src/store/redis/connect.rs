@@ -19,6 +19,7 @@ use tokio::sync::oneshot;
 use tokio::time::timeout;
 
 use super::conn::Conn;
+use super::due;
 use super::notify::run_subscriber;
 use super::sharded::{self, Sharded};
 use super::{CONNECT_TIMEOUT, DEFAULT_RECHECK, RESPONSE_TIMEOUT, RedisStore, unavailable};
@@ -70,6 +71,7 @@ impl RedisStore {
             create_script: Script::new(include_str!("../create.lua")),
             commit_script: Script::new(include_str!("../commit.lua")),
             load_script: Script::new(include_str!("../load.lua")),
+            schedule: due::DEFAULT_NAME.to_string(),
             waiters,
             subscriber,
         })
@@ -81,6 +83,15 @@ impl RedisStore {
     #[must_use]
     pub fn with_recheck_interval(mut self, every: Duration) -> Self {
         self.recheck = every.max(Duration::from_millis(10));
+        self
+    }
+
+    /// Keeps the schedule of due work under `name` (default `bf:due`).
+    /// Instances share due work exactly when they share a schedule name;
+    /// one with a name of its own plays only what its own writes schedule.
+    #[must_use]
+    pub fn with_schedule_name(mut self, name: &str) -> Self {
+        self.schedule = name.to_string();
         self
     }
 
@@ -116,6 +127,7 @@ impl RedisStore {
             create_script: Script::new(include_str!("../create.lua")),
             commit_script: Script::new(include_str!("../commit.lua")),
             load_script: Script::new(include_str!("../load.lua")),
+            schedule: due::DEFAULT_NAME.to_string(),
             waiters,
             subscriber,
         })

@@ -1,0 +1,185 @@
+//! The scheduler: every instance plays the work that is due in its
+//! matches — house bots' moves, automatic deals, move clocks that ran out,
+//! and the settling of a finished match with players — with nobody reading.
+//!
+//! Every write schedules the match in the store's schedule of due work
+//! (`store/due.rs`) at the time its new record says something is due,
+//! before the write is committed. Each instance's scheduler claims due
+//! matches from the store with a lease, plays one bounded advance of each
+//! (off the async workers, as a request would: [`driver`]), commits it,
+//! and sets the match's next time. Two instances never play the same step
+//! twice: a claim is leased, and a step is a compare-and-set on the
+//! match's version, so of two writers of one version exactly one wins. An
+//! instance that dies holding a claim loses nothing: its lease runs out
+//! and another instance claims the match again.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore};
+
+use super::clock::now_ms;
+use super::record::MatchRecord;
+use super::{Error, Service, driver};
+use crate::rules::Phase;
+use crate::store::DueClaim;
+
+/// How the scheduler runs.
+#[derive(Clone, Copy, Debug)]
+pub struct SchedulerOptions {
+    /// Whether this instance plays due work at all (an instance that does
+    /// not still schedules what its writes make due, for the others).
+    pub enabled: bool,
+    /// Longest pause between two claims when this instance wrote nothing
+    /// due (other instances' due work is found this often).
+    pub poll: Duration,
+    /// How long a claim is this instance's before another may take it.
+    pub lease: Duration,
+    /// Most matches claimed at once.
+    pub batch: usize,
+    /// Most matches advanced at once.
+    pub concurrency: usize,
+}
+
+impl Default for SchedulerOptions {
+    fn default() -> SchedulerOptions {
+        SchedulerOptions {
+            enabled: true,
+            poll: Duration::from_millis(50),
+            lease: Duration::from_secs(15),
+            batch: 64,
+            concurrency: 32,
+        }
+    }
+}
+
+/// When something is next due in `rec` without a client, if ever: now for
+/// a house bot's move, an automatic deal or a finished match with players
+/// to settle; the move clock's deadline for a client seat.
+pub fn next_due(rec: &MatchRecord, now: u64, max_hands: u32) -> Option<u64> {
+    if rec.game.phase() == Phase::MatchOver {
+        let players = rec
+            .seats
+            .iter()
+            .any(|s| s.player.as_ref().is_some_and(|p| !p.is_house()));
+        return players.then_some(now);
+    }
+    if driver::has_work(rec, 0, max_hands) {
+        return Some(now);
+    }
+    if driver::deal_refused(rec, max_hands) || rec.game.turn().is_none() {
+        return None;
+    }
+    rec.deadline_ms
+}
+
+impl Service {
+    /// Records in the store's schedule when `rec` (about to be written)
+    /// next has something due, and wakes this instance's scheduler when
+    /// that is now.
+    pub(super) async fn schedule_due(&self, rec: &MatchRecord) -> Result<(), Error> {
+        let now = now_ms();
+        let Some(at) = next_due(rec, now, self.limits.max_hands_per_match) else {
+            return Ok(());
+        };
+        self.store.schedule(&rec.id, at).await?;
+        if at <= now {
+            self.due_wake.notify_one();
+        }
+        Ok(())
+    }
+
+    /// After a write of `rec`: schedules it again. A scheduler may have
+    /// claimed the match between the schedule before the write and the
+    /// write itself, read the version before it, and set the time that
+    /// version called for; this puts back what the written version calls
+    /// for. A failure is logged: the write is made, and the schedule made
+    /// before it stands unless that race happened too.
+    pub(super) async fn schedule_written(&self, rec: &MatchRecord) {
+        if let Err(e) = self.schedule_due(rec).await {
+            tracing::warn!(match_id = %rec.id, error = %e, "due work not scheduled after a write");
+        }
+    }
+
+    /// Plays one claimed match: one bounded advance of what is due,
+    /// committed, then the match's next time set (or the match dropped
+    /// from the schedule when nothing more will be due).
+    ///
+    /// # Errors
+    /// The store's errors; the claim then runs out and is taken again.
+    pub async fn play_due(&self, claim: &DueClaim) -> Result<(), Error> {
+        let rec = match self.load(&claim.id).await {
+            Ok(rec) => rec,
+            Err(Error::MatchNotFound) => {
+                self.store
+                    .settle_due(&claim.id, claim.lease_until_ms, None)
+                    .await?;
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let rec = self.bring_current(rec).await?;
+        if rec.game.phase() == Phase::MatchOver {
+            self.hooks.viewed(&rec).await;
+        }
+        let next = match rec.game.phase() {
+            Phase::MatchOver => None,
+            _ => next_due(&rec, now_ms(), self.limits.max_hands_per_match),
+        };
+        self.store
+            .settle_due(&claim.id, claim.lease_until_ms, next)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Starts `svc`'s scheduler on the current Tokio runtime (nothing outside
+/// one); it stops when the service is dropped.
+pub fn spawn_scheduler(svc: &Arc<Service>, opts: SchedulerOptions) {
+    let Ok(rt) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    if !opts.enabled {
+        return;
+    }
+    let weak = Arc::downgrade(svc);
+    let wake = Arc::clone(&svc.due_wake);
+    rt.spawn(run(weak, wake, opts));
+}
+
+async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
+    let running = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    loop {
+        let Some(svc) = weak.upgrade() else { return };
+        let room = running.available_permits().min(opts.batch.max(1));
+        let claims = if room == 0 {
+            Vec::new()
+        } else {
+            let lease = u64::try_from(opts.lease.as_millis()).unwrap_or(u64::MAX);
+            match svc.store.claim_due(now_ms(), lease, room).await {
+                Ok(claims) => claims,
+                Err(e) => {
+                    tracing::warn!(error = %e, "due work not claimed");
+                    Vec::new()
+                }
+            }
+        };
+        let full = claims.len() >= room && room > 0;
+        for claim in claims {
+            let Ok(permit) = Arc::clone(&running).acquire_owned().await else {
+                return;
+            };
+            let svc = Arc::clone(&svc);
+            tokio::spawn(async move {
+                if let Err(e) = svc.play_due(&claim).await {
+                    tracing::warn!(match_id = %claim.id, error = %e, "due work not played");
+                }
+                drop(permit);
+            });
+        }
+        drop(svc);
+        if !full {
+            let _ = tokio::time::timeout(opts.poll, wake.notified()).await;
+        }
+    }
+}
