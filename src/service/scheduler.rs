@@ -24,6 +24,9 @@ use super::{Error, Service, driver};
 use crate::rules::Phase;
 use crate::store::DueClaim;
 
+/// How long after a failed attempt a claimed match is tried again.
+const RETRY_AFTER_MS: u64 = 500;
+
 /// How the scheduler runs.
 #[derive(Clone, Copy, Debug)]
 pub struct SchedulerOptions {
@@ -173,6 +176,14 @@ async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
             tokio::spawn(async move {
                 if let Err(e) = svc.play_due(&claim).await {
                     tracing::warn!(match_id = %claim.id, error = %e, "due work not played");
+                    // Tried again after a pause rather than after the whole
+                    // lease (if the store cannot take even this, the lease
+                    // runs out).
+                    let again = now_ms() + RETRY_AFTER_MS;
+                    let _ = svc
+                        .store
+                        .settle_due(&claim.id, claim.lease_until_ms, Some(again))
+                        .await;
                 }
                 drop(permit);
             });

@@ -632,12 +632,16 @@ async fn applying_a_rated_match_again_changes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
+async fn the_scheduler_applies_a_rated_match_its_committing_instance_did_not() {
     // B keeps the players; A commits every move but writes players
     // elsewhere (its own memory), as an instance that dies after the last
-    // commit and before rating leaves them.
-    let b_svc = service(Backend::Redis).await;
-    let a_svc = Service::new(store_for(Backend::Redis, None).await, Limits::default()).unwrap();
+    // commit and before rating leaves them. Both share one match store.
+    let matches = store_for(Backend::Redis, None).await;
+    let b_svc = Lobby::new(
+        Service::new(Arc::clone(&matches), Limits::default()).unwrap(),
+        crate::app::lobby_store_for(Backend::Redis).await,
+    );
+    let a_svc = Service::new(Arc::clone(&matches), Limits::default()).unwrap();
     let (id, players) = rated_match(&b_svc, Variant::Pairs, 2).await;
     let early = b_svc.apply_match_ratings(&id).await.unwrap();
     assert!(
@@ -648,8 +652,11 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
         a_svc,
         Arc::new(botifarra::lobby::store::MemoryLobbyStore::new()),
     );
-    let a = spawn_service(a_lobby, unlimited());
-    let b = spawn_service(b_svc.clone(), unlimited());
+    // Neither A nor this B runs a scheduler: the one started below does.
+    let mut quiet = unlimited();
+    quiet.scheduler.enabled = false;
+    let a = spawn_service(a_lobby, quiet.clone());
+    let b = spawn_service(b_svc.clone(), quiet);
 
     // Through A, with the seat tokens (A knows no players).
     let by_token: Vec<Seated> = players
@@ -666,7 +673,17 @@ async fn a_read_applies_a_rated_match_its_committing_instance_did_not() {
         assert_eq!(profile["ratings"], json!([]), "A rated no one here");
     }
 
-    // The first read of the match through B applies what is missing, once.
+    // B's scheduler, with nobody reading, applies what is missing, once.
+    let _scheduler = spawn_service(b_svc.clone(), unlimited());
+    let until = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    let rated = |id: String| {
+        let b = &b;
+        async move { b.get(&format!("/v1/players/{id}"), None).await.json["ratings"] != json!([]) }
+    };
+    while !rated(players[0].id.clone()).await {
+        assert!(tokio::time::Instant::now() < until, "never applied");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let end = view(&b, &id).await;
     assert_eq!(end["phase"], "match_over");
     let random = house_anchor("random").unwrap();

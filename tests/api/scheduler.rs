@@ -6,12 +6,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use botifarra::http::ServeOptions;
+use botifarra::rules::Phase;
+use botifarra::service::{Limits, MatchRecord, Service};
 use botifarra::store::MatchStore;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
 use crate::app::{Backend, TestApp, spawn_with, store_for, unlimited};
-use crate::backends::both_stores;
+use crate::backends::{both_stores, store_sharing};
 
 fn four_bots(target: u32) -> Value {
     let bot = json!({"kind": "bot", "bot": "random"});
@@ -29,24 +31,29 @@ async fn stored(store: &Arc<dyn MatchStore>, id: &str) -> u64 {
     store.load(id).await.unwrap().expect("stored").version
 }
 
-/// Waits until the stored version of `id` has not moved for `quiet`, or
-/// fails after `within`; the version it settled at.
-async fn settled(store: &Arc<dyn MatchStore>, id: &str, quiet: Duration, within: Duration) -> u64 {
+/// Waits, reading the store only (through a service that runs no
+/// scheduler), until match `id` is over; its version then.
+async fn over(store: &Arc<dyn MatchStore>, id: &str, within: Duration) -> u64 {
+    until(store, id, within, |rec| rec.game.phase() == Phase::MatchOver).await
+}
+
+/// Waits, reading the store only, until `done` holds for match `id`; its
+/// version then.
+async fn until(
+    store: &Arc<dyn MatchStore>,
+    id: &str,
+    within: Duration,
+    done: impl Fn(&MatchRecord) -> bool,
+) -> u64 {
+    let reader = Service::new(Arc::clone(store), Limits::default()).expect("a reader");
     let end = Instant::now() + within;
-    let mut last = stored(store, id).await;
-    let mut since = Instant::now();
     loop {
-        assert!(
-            Instant::now() < end,
-            "match {id} still moving at version {last}"
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-        let now = stored(store, id).await;
-        if now != last {
-            (last, since) = (now, Instant::now());
-        } else if since.elapsed() >= quiet {
-            return last;
+        let rec = reader.record(id).await.expect("stored");
+        if done(&rec) {
+            return rec.version;
         }
+        assert!(Instant::now() < end, "match {id} not over at version {}", rec.version);
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 
@@ -60,7 +67,7 @@ async fn four_house_bots_play_to_the_end_with_nobody_reading(backend: Backend) {
     let store = store_for(backend, None).await;
     let app = spawn_with(store.clone(), unlimited()).await;
     let (id, _) = app.create(four_bots(101)).await;
-    let end = settled(&store, &id, Duration::from_secs(1), Duration::from_secs(60)).await;
+    let end = over(&store, &id, Duration::from_secs(60)).await;
     assert!(end > 64, "more than the create's own steps were played");
     assert_eq!(phase(&app, &id).await, "match_over");
     assert_eq!(stored(&store, &id).await, end, "the read wrote nothing");
@@ -83,14 +90,14 @@ async fn a_silent_seat_s_clock_fires_with_nobody_reading(backend: Backend) {
         assert!(Instant::now() < end, "the silent seat's clock never fired");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // Stand-in moves and the bots carry the match to its end.
-    settled(&store, &id, Duration::from_secs(1), Duration::from_secs(60)).await;
-    let view = app.get(&format!("/v1/matches/{id}"), None).await;
-    assert!(
-        view.json["phase"] == "match_over" || view.json["hand"]["hand_number"] == 3,
-        "{}",
-        view.text
-    );
+    // Stand-in moves and the bots carry the match to its end (or to its
+    // hand cap).
+    let end = until(&store, &id, Duration::from_secs(60), |rec| {
+        rec.game.phase() == Phase::MatchOver
+            || (rec.game.phase() == Phase::AwaitingDeal && rec.game.hands_dealt >= 3)
+    })
+    .await;
+    assert!(end > v0 + 40, "the seat's clock fired again and again");
 }
 
 async fn reads_of_due_matches_write_nothing(backend: Backend) {
@@ -134,7 +141,8 @@ both_stores!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_instance_takes_over_the_due_work_of_a_stopped_one() {
     let short = options(|o| o.scheduler.lease = Duration::from_millis(300));
-    let store_a = store_for(Backend::Redis, None).await;
+    let name = format!("test:due:takeover:{}", std::process::id());
+    let store_a = store_sharing(Backend::Redis, &name).await;
     let a = spawn_with(store_a.clone(), short.clone()).await;
     let (id, _) = a.create(four_bots(301)).await;
     let v0 = stored(&store_a, &id).await;
@@ -146,15 +154,9 @@ async fn another_instance_takes_over_the_due_work_of_a_stopped_one() {
     drop(a);
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mid = stored(&store_a, &id).await;
-    let store_b = store_for(Backend::Redis, None).await;
+    let store_b = store_sharing(Backend::Redis, &name).await;
     let b = spawn_with(store_b.clone(), short).await;
-    let last = settled(
-        &store_b,
-        &id,
-        Duration::from_secs(1),
-        Duration::from_secs(90),
-    )
-    .await;
+    let last = over(&store_b, &id, Duration::from_secs(90)).await;
     assert!(last > mid, "B carried the match on from {mid}");
     assert_eq!(phase(&b, &id).await, "match_over");
     let history = b.get(&format!("/v1/matches/{id}/history"), None).await;

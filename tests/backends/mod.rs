@@ -43,25 +43,44 @@ impl Backend {
 
 /// Makes the store for `backend`, on `url` for Redis (by default the
 /// shared test server of [`redis::redis_url`]).
+///
+/// On Redis its schedule of due work is its own (see
+/// [`private_schedule_store`]): every test of a run shares one Redis, and
+/// a scheduler of one test would otherwise play (or, when its test ends
+/// mid-step, hold for a lease) another test's due work. Two instances that
+/// must share due work share one store, or use [`store_sharing`].
 pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn MatchStore> {
-    let store: Arc<dyn MatchStore> = match backend {
-        Backend::Memory => Arc::new(MemoryStore::new()),
-        Backend::Redis => {
-            let url = redis_url.unwrap_or_else(redis::redis_url);
-            Arc::new(
-                RedisStore::connect(&url, Duration::from_secs(3600))
-                    .await
-                    .expect("connect to the test Redis"),
-            )
-        }
-        Backend::Cluster => Arc::new(
-            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
+    let store: Arc<dyn MatchStore> = match (backend, redis_url) {
+        (Backend::Redis, Some(url)) => Arc::new(
+            RedisStore::connect(&url, Duration::from_secs(3600))
                 .await
-                .expect("connect to the test Redis Cluster"),
+                .expect("connect to the test Redis")
+                .with_schedule_name(&format!("test:due:{}", rand_name())),
         ),
+        (backend, _) => private_schedule_store(backend).await,
     };
     assert_eq!(store.kind(), backend.kind());
     store
+}
+
+/// A store on `backend` keeping its schedule of due work under `name`, to
+/// share due work with the other stores given that name.
+pub async fn store_sharing(backend: Backend, name: &str) -> Arc<dyn MatchStore> {
+    match backend {
+        Backend::Memory => panic!("memory stores share nothing; share one store instead"),
+        Backend::Redis => Arc::new(
+            RedisStore::connect(&redis::redis_url(), Duration::from_secs(3600))
+                .await
+                .expect("connect to the test Redis")
+                .with_schedule_name(name),
+        ),
+        Backend::Cluster => Arc::new(
+            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
+                .await
+                .expect("connect to the test Redis Cluster")
+                .with_schedule_name(name),
+        ),
+    }
 }
 
 /// A store on `backend` whose schedule of due work no other store shares
@@ -107,12 +126,14 @@ pub async fn store_with_ttl(backend: Backend, ttl: Duration) -> Arc<dyn MatchSto
         Backend::Redis => Arc::new(
             RedisStore::connect(&redis::redis_url(), ttl)
                 .await
-                .expect("connect to the test Redis"),
+                .expect("connect to the test Redis")
+                .with_schedule_name(&format!("test:due:{}", rand_name())),
         ),
         Backend::Cluster => Arc::new(
             RedisStore::connect_cluster(&cluster::cluster_urls(), ttl)
                 .await
-                .expect("connect to the test Redis Cluster"),
+                .expect("connect to the test Redis Cluster")
+                .with_schedule_name(&format!("test:due:{}", rand_name())),
         ),
     }
 }
