@@ -29,6 +29,7 @@ mod openapi;
 mod play;
 mod players;
 mod queue;
+mod queue_fair;
 mod ratings;
 mod redis_fleet;
 mod semantics;

@@ -55,6 +55,9 @@ pub enum Doc {
     Ticket,
     /// A player's place in the queue: its waiting ticket, if any.
     Queued,
+    /// A queue party: a pair ticket one player proposed and the other has
+    /// still to accept.
+    Party,
 }
 
 impl Doc {
@@ -69,6 +72,7 @@ impl Doc {
             Doc::QueuePool => "queue_pool",
             Doc::Ticket => "ticket",
             Doc::Queued => "queued",
+            Doc::Party => "party",
         }
     }
 }

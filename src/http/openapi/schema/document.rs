@@ -145,6 +145,7 @@ fn detail_of(code: &str) -> &'static str {
         "busy" => "every hint slot is taken; retry later",
         "store_full" => "the match store is full; retry later",
         "match_too_large" => "a match deals at most 1000 hands",
+        "queue_full" => "the pool holds 100000 waiting tickets, as many as it may; retry later",
         _ => "the server failed; the failure was logged",
     }
 }
