@@ -9,8 +9,8 @@
 //! Start the server with the rate limits off (`--rate-limit-per-ip 0
 //! --creates-per-minute 0`), on an empty store: the pools are global.
 //!
-//! 1. **Crowd**: `--tickets` human players register and queue for rated
-//!    pairs wanting only bots, from 16 tasks. No bot that accepts humans
+//! 1. **Crowd**: `--tickets` human players register (from 16 tasks) and
+//!    queue for rated pairs wanting only bots (from 2 tasks). No bot that accepts humans
 //!    ever queues, so none of them can be matched: they all wait.
 //! 2. **Load**, for `--seconds`: `--clients` tasks each poll one crowd
 //!    ticket (`GET /v1/queue/{id}`, no wait) back to back; one task reads
@@ -93,26 +93,45 @@ fn quantiles(name: &str, mut xs: Vec<Duration>) {
     );
 }
 
-/// The crowd: `n` humans queued, from 16 tasks; their keys and tickets.
+/// The crowd: `n` humans registered from 16 tasks, then queued from 2
+/// (every ticket is a write of the one pool document: more writers
+/// would only lose more compare-and-set races); their keys and tickets.
 async fn crowd(c: &Client, base: &str, n: usize) -> Vec<(String, String)> {
     let start = Instant::now();
-    let tasks: Vec<_> = (0..16)
-        .map(|t| {
-            let (c, base) = (c.clone(), base.to_string());
-            tokio::spawn(async move {
-                let mut out = Vec::new();
-                for i in (t..n).step_by(16) {
-                    let key = register(&c, &base, &format!("crowd {i}"), "human").await;
-                    let ticket = queue(&c, &base, &key).await;
-                    assert_eq!(ticket["status"], "waiting", "{ticket}");
-                    out.push((key, ticket["ticket_id"].as_str().unwrap().to_string()));
-                }
-                out
+    let spread = |tasks: usize, keys: Vec<String>| {
+        (0..tasks)
+            .map(|t| {
+                let (c, base) = (c.clone(), base.to_string());
+                let mine: Vec<String> = keys.iter().skip(t).step_by(tasks).cloned().collect();
+                tokio::spawn(async move {
+                    let mut out = Vec::new();
+                    for (i, key) in mine.into_iter().enumerate() {
+                        if key.is_empty() {
+                            let name = format!("crowd {t}-{i}");
+                            out.push((register(&c, &base, &name, "human").await, String::new()));
+                        } else {
+                            let ticket = queue(&c, &base, &key).await;
+                            assert_eq!(ticket["status"], "waiting", "{ticket}");
+                            let id = ticket["ticket_id"].as_str().unwrap().to_string();
+                            out.push((key, id));
+                        }
+                    }
+                    out
+                })
             })
-        })
-        .collect();
+            .collect::<Vec<_>>()
+    };
+    let mut keys = Vec::new();
+    for t in spread(16, vec![String::new(); n]) {
+        keys.extend(
+            t.await
+                .expect("a register task")
+                .into_iter()
+                .map(|(k, _)| k),
+        );
+    }
     let mut all = Vec::new();
-    for t in tasks {
+    for t in spread(2, keys) {
         all.extend(t.await.expect("a crowd task"));
     }
     println!(
