@@ -9,7 +9,8 @@
 //!   shows it a ticket id that is not its own;
 //! - a party both keys confirm is matched and seated opposite; declining
 //!   and cancelling close it, and are heard;
-//! - racing enqueues by one key leave exactly one waiting ticket;
+//! - racing enqueues by one key leave exactly one waiting ticket, and
+//!   racing acceptances of one party queue it once;
 //! - tickets that cannot match anyone cost a pass nothing (the pass's
 //!   count of tickets read), and make no pool due before their expiry;
 //! - a full pool refuses a ticket with `507 queue_full`, queueing nothing.
@@ -399,6 +400,44 @@ async fn racing_enqueues_by_one_key_leave_exactly_one_waiting_ticket(backend: Ba
     }
 }
 
+async fn racing_acceptances_of_one_party_queue_one_ticket(backend: Backend) {
+    let f = fleet(backend, Limits::default()).await;
+    let p = futures_join(&f.apps[0], &["lead", "mate"]).await;
+    let body = json!({"variant": "pairs", "partner": p[1].id, "accept_bots": false});
+    let r = f.apps[0]
+        .post("/v1/queue/parties", Some(&p[0].key), body)
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let party = r.json["party_id"].as_str().unwrap().to_string();
+    let tasks: Vec<_> = (0..16)
+        .map(|n| {
+            let app = TestApp::external(f.apps[n % f.apps.len()].base.clone());
+            let (key, url) = (
+                p[1].key.clone(),
+                format!("/v1/queue/parties/{party}/accept"),
+            );
+            tokio::spawn(async move { app.post(&url, Some(&key), json!({})).await })
+        })
+        .collect();
+    let mut made = Vec::new();
+    for t in tasks {
+        let r = t.await.unwrap();
+        match r.status {
+            StatusCode::CREATED => made.push(r.json["ticket_id"].as_str().unwrap().to_string()),
+            StatusCode::CONFLICT => assert_eq!(r.json["code"], "party_closed", "{}", r.text),
+            s => panic!("{s} {}", r.text),
+        }
+    }
+    assert_eq!(made.len(), 1, "the party is queued once");
+    let r = f.apps[0]
+        .get(&format!("/v1/queue/parties/{party}"), Some(&p[0].key))
+        .await;
+    assert_eq!(r.json["status"], "accepted");
+    assert_eq!(r.json["ticket_id"], made[0].as_str());
+    let report = f.lobbies[0].pass(Variant::Pairs, true).await.unwrap();
+    assert_eq!(report.waiting, 1, "one pair ticket waits");
+}
+
 fn only_bots(variant: Variant) -> Enqueue {
     Enqueue {
         variant,
@@ -534,6 +573,7 @@ both_stores!(
     a_full_pool_refuses_a_ticket_with_507_and_queues_nothing,
     a_party_both_keys_confirm_is_matched_and_seated_opposite,
     a_stranger_cannot_queue_a_player_and_the_victim_keeps_its_queue,
+    racing_acceptances_of_one_party_queue_one_ticket,
     racing_enqueues_by_one_key_leave_exactly_one_waiting_ticket,
     tickets_that_cannot_match_anyone_cost_a_pass_nothing,
 );
