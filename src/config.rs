@@ -148,6 +148,10 @@ pub struct ServeArgs {
     /// Most hands one match may deal (the cap on its events and size).
     #[arg(long, env = "MAX_HANDS_PER_MATCH", default_value_t = 1000)]
     pub max_hands_per_match: u32,
+    /// Most tickets waiting in one queue pool; past it `POST /v1/queue`
+    /// (and accepting a party) gets `507 queue_full`.
+    #[arg(long, env = "QUEUE_MAX_TICKETS", default_value_t = 100_000)]
+    pub queue_max_tickets: usize,
     /// Require `Authorization: Bearer <token>` on `/metrics`.
     #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,

@@ -135,6 +135,7 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         bot_threads: args.bot_threads,
         hint_threads: args.hint_threads,
         max_hands_per_match: args.max_hands_per_match,
+        max_queue_tickets: args.queue_max_tickets.max(1),
         ..Limits::default()
     };
     let svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;

@@ -64,6 +64,15 @@ pub enum Error {
     /// The ticket was matched: it can no longer be left.
     #[error("the ticket was matched; play the match")]
     TicketMatched,
+    /// No such queue party (or the caller is not in it).
+    #[error("no queue party with this id for this player")]
+    PartyNotFound,
+    /// The party was accepted, declined, cancelled or expired.
+    #[error("{0}")]
+    PartyClosed(String),
+    /// The queue pool holds as many waiting tickets as it may.
+    #[error("{0}")]
+    QueueFull(String),
     /// The seat asked for is taken, or no seat is open.
     #[error("{0}")]
     SeatTaken(String),

@@ -89,6 +89,8 @@ pub struct Limits {
     /// Most hands a match may deal, whatever its target: the hard cap on a
     /// match's events and size.
     pub max_hands_per_match: u32,
+    /// Most tickets waiting in one queue pool.
+    pub max_queue_tickets: usize,
 }
 
 impl Default for Limits {
@@ -101,6 +103,7 @@ impl Default for Limits {
             bot_threads: 2,
             hint_threads: 1,
             max_hands_per_match: 1000,
+            max_queue_tickets: 100_000,
         }
     }
 }

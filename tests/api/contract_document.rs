@@ -111,6 +111,10 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/tables/{id}/decline",
         "/v1/queue",
         "/v1/queue/{ticket}",
+        "/v1/queue/parties",
+        "/v1/queue/parties/{party}",
+        "/v1/queue/parties/{party}/accept",
+        "/v1/queue/parties/{party}/decline",
     ];
     // Anonymous, or with a player's key (which alone seats that player).
     let joins = [

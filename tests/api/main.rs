@@ -32,6 +32,7 @@ mod openapi;
 mod play;
 mod players;
 mod queue;
+mod queue_fair;
 mod ratings;
 mod redis_fleet;
 mod scheduler;

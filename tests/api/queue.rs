@@ -34,6 +34,27 @@ async fn leave(app: &TestApp, key: &str, id: &str) -> crate::app::Reply {
     .await
 }
 
+/// Queues `leader` with `partner` as a party both keys confirm: the
+/// leader proposes, the partner accepts; answers the acceptance (the
+/// pair's ticket).
+pub async fn party_queue(
+    app: &TestApp,
+    leader: &str,
+    partner: &PlayerKey,
+    mut body: Value,
+) -> crate::app::Reply {
+    body["partner"] = json!(partner.id);
+    let r = app.post("/v1/queue/parties", Some(leader), body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json["party_id"].as_str().unwrap();
+    app.post(
+        &format!("/v1/queue/parties/{id}/accept"),
+        Some(&partner.key),
+        json!({}),
+    )
+    .await
+}
+
 /// Waits until ticket `id` stops waiting; returns it.
 async fn settled(app: &TestApp, key: &str, id: &str) -> Value {
     for _ in 0..20 {
@@ -81,12 +102,13 @@ async fn two_hundred_players_queue_at_once(apps: &[TestApp]) {
         .map(|(n, &(holder, partner, variant))| {
             let app = TestApp::external(apps[n % apps.len()].base.clone());
             let key = players[holder].key.clone();
-            let mut body = json!({"variant": variant});
-            if let Some(p) = partner {
-                body["partner"] = json!(players[p].id);
-            }
+            let partner = partner.map(|p| players[p].clone());
             tokio::spawn(async move {
-                let r = enqueue(&app, &key, body).await;
+                let body = json!({"variant": variant});
+                let r = match partner {
+                    Some(p) => party_queue(&app, &key, &p, body).await,
+                    None => enqueue(&app, &key, body).await,
+                };
                 assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
                 assert_eq!(r.json["rated"], true);
                 r.json["ticket_id"].as_str().unwrap().to_string()
@@ -268,12 +290,7 @@ async fn a_player_leaves_the_queue_and_a_second_ticket_is_refused_while_one_wait
     let app = spawn_lobby_app(Backend::Memory).await;
     let p = register(&app, "p", "bot").await;
     let partner = register(&app, "partner", "bot").await;
-    let r = enqueue(
-        &app,
-        &p.key,
-        json!({"variant": "pairs", "partner": partner.id}),
-    )
-    .await;
+    let r = party_queue(&app, &p.key, &partner, json!({"variant": "pairs"})).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     let id = r.json["ticket_id"].as_str().unwrap().to_string();
     // Neither the player nor its partner may queue again while it waits.

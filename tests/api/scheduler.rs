@@ -34,7 +34,10 @@ async fn stored(store: &Arc<dyn MatchStore>, id: &str) -> u64 {
 /// Waits, reading the store only (through a service that runs no
 /// scheduler), until match `id` is over; its version then.
 async fn over(store: &Arc<dyn MatchStore>, id: &str, within: Duration) -> u64 {
-    until(store, id, within, |rec| rec.game.phase() == Phase::MatchOver).await
+    until(store, id, within, |rec| {
+        rec.game.phase() == Phase::MatchOver
+    })
+    .await
 }
 
 /// Waits, reading the store only, until `done` holds for match `id`; its
@@ -52,7 +55,11 @@ async fn until(
         if done(&rec) {
             return rec.version;
         }
-        assert!(Instant::now() < end, "match {id} not over at version {}", rec.version);
+        assert!(
+            Instant::now() < end,
+            "match {id} not over at version {}",
+            rec.version
+        );
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }

@@ -33,6 +33,15 @@ use crate::service::metrics::metrics;
 /// Most log lines a second about refused requests.
 pub const LOG_LINES_PER_SEC: u32 = 2;
 
+/// The paths whose `POST` creates something (counted by the create limit).
+const CREATE_PATHS: [&str; 5] = [
+    "/v1/matches",
+    "/v1/tables",
+    "/v1/players",
+    "/v1/challenges",
+    "/v1/queue/parties",
+];
+
 /// The limits; a rate or count of 0 switches that limit off.
 #[derive(Clone, Debug)]
 pub struct RateLimits {
@@ -275,11 +284,7 @@ impl Limiter {
             None => routed::query_value(req.query_string(), "access_token")
                 .filter(|t| !t.is_empty() && t.len() <= 256),
         };
-        let creates = req.method() == actix_web::http::Method::POST
-            && matches!(
-                path,
-                "/v1/matches" | "/v1/tables" | "/v1/players" | "/v1/challenges"
-            );
+        let creates = req.method() == actix_web::http::Method::POST && CREATE_PATHS.contains(&path);
         let invites = path.starts_with("/v1/invites/");
         let hints =
             path.ends_with("/legal-moves") && routed::has_query_key(req.query_string(), "hint");

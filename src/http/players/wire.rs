@@ -190,8 +190,10 @@ pub struct ApiKey {
 pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
-    /// The event: `{"type": "seat_filled" | "seat_freed" | "match_started" |
-    /// "queue_matched" | "your_turn" | "match_over" | "challenge_received" |
+    /// The event: `{"type": "seat_filled" | "seat_freed" | "table_invited" |
+    /// "match_started" | "queue_matched" | "party_invited" |
+    /// "party_accepted" | "party_declined" | "party_cancelled" |
+    /// "your_turn" | "match_over" | "challenge_received" |
     /// "challenge_accepted" | "challenge_declined" | "challenge_cancelled" |
     /// "challenge_expired", …}`. A rated match's `match_over` has
     /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what

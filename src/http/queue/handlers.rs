@@ -10,7 +10,6 @@ use crate::http::middleware::extract::{Bearer, JsonBytes, parse_body, player_key
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
 use crate::lobby::Lobby;
-use crate::lobby::queue;
 
 /// Queue for a match.
 ///
@@ -21,9 +20,11 @@ use crate::lobby::queue;
 /// acting with its own key. Learn of it by polling the ticket or on the
 /// player's event stream (`queue_matched`, `match_started`).
 ///
-/// Refused with 400 although each field is valid: a `partner` outside the
-/// pairs game or the caller itself, `only_bots` or
-/// `fill_with_house_bots_after_s` without `accept_bots`.
+/// Refused with 400 although each field is valid: any `partner` (a
+/// partner queues only through a party it accepts with its own key:
+/// `POST /v1/queue/parties`), `only_bots` or
+/// `fill_with_house_bots_after_s` without `accept_bots`. A full pool is
+/// `507 queue_full`.
 #[utoipa::path(
     tag = "queue",
     operation_id = "queue_join",
@@ -35,10 +36,10 @@ use crate::lobby::queue;
     )),
     responses(
         (status = 201, description = "Queued (or already matched): the ticket", body = Ticket),
-        (status = 400, description = "Bad request or partner", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Bad request, or a `partner` (use a party)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The partner is no registered player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The player or its partner waits in the queue already (`already_queued`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player waits in the queue already (`already_queued`, naming its own ticket)", body = Problem, content_type = "application/problem+json"),
+        (status = 507, description = "The pool holds as many waiting tickets as it may (`queue_full`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/queue")]
@@ -49,20 +50,7 @@ pub async fn join_queue(
 ) -> Result<HttpResponse, ApiError> {
     let key = player_key(bearer.0)?;
     let req: QueueRequest = parse_body(&body)?;
-    let ticket = lobby
-        .enqueue(
-            &key,
-            queue::Enqueue {
-                variant: req.variant,
-                rated: req.rated,
-                partner: req.partner,
-                accept_bots: req.accept_bots,
-                only_bots: req.only_bots,
-                fill_with_house_bots_after_s: req.fill_with_house_bots_after_s,
-                expires_in_s: req.expires_in_s,
-            },
-        )
-        .await?;
+    let ticket = lobby.enqueue(&key, req.into()).await?;
     let location = format!("/v1/queue/{}", ticket.ticket.id);
     Ok(respond::created(location).json(Ticket::from(ticket)))
 }

@@ -8,7 +8,7 @@ use crate::http::openapi::schema::SeatNumber;
 use crate::lobby::queue::{self, TicketStatus as Status};
 use crate::rules::{Seat, Variant};
 
-/// The body of `POST /v1/queue`.
+/// The body of `POST /v1/queue` and of `POST /v1/queue/parties`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueueRequest {
@@ -19,8 +19,10 @@ pub struct QueueRequest {
     #[serde(default = "yes")]
     #[schema(required = false)]
     pub rated: bool,
-    /// Pairs only: a registered player (its id) who sits opposite. Its key
-    /// is not needed; it must not be waiting in the queue itself.
+    /// `POST /v1/queue/parties`: the registered player (its id) invited to
+    /// sit opposite (pairs only; required). `POST /v1/queue`: refused
+    /// (`400`), since it would queue a player without its key: queue with
+    /// a partner through a party, which the partner accepts.
     #[schema(pattern = "^p[0-9a-f]{24}$", min_length = 25, max_length = 25)]
     pub partner: Option<String>,
     /// Accept opponents or partners whose player is a bot (default `true`).
@@ -43,6 +45,20 @@ pub struct QueueRequest {
 
 fn yes() -> bool {
     true
+}
+
+impl From<QueueRequest> for queue::Enqueue {
+    fn from(req: QueueRequest) -> queue::Enqueue {
+        queue::Enqueue {
+            variant: req.variant,
+            rated: req.rated,
+            partner: req.partner,
+            accept_bots: req.accept_bots,
+            only_bots: req.only_bots,
+            fill_with_house_bots_after_s: req.fill_with_house_bots_after_s,
+            expires_in_s: req.expires_in_s,
+        }
+    }
 }
 
 /// Where a ticket stands.
@@ -101,7 +117,9 @@ pub struct Ticket {
     /// The rating it is paired by (a pair's mean).
     #[schema(example = 1500.0)]
     pub rating: f64,
-    /// Place among the pool's waiting tickets, oldest first (waiting).
+    /// Place among the pool's waiting tickets, oldest first: in the
+    /// answer to queueing only (`null` when read later: reads never load
+    /// the pool).
     pub position: Option<usize>,
     /// Milliseconds waited.
     pub waited_ms: u64,

@@ -64,6 +64,36 @@ pub enum PlayerEvent {
         /// The player's seat.
         seat: Seat,
     },
+    /// Another player asks this one to queue with it as its partner.
+    PartyInvited {
+        /// The party.
+        party_id: String,
+        /// Who asks.
+        from: SeatPlayer,
+        /// The variant's name.
+        variant: String,
+        /// Whether the match would be rated.
+        rated: bool,
+        /// When the invitation lapses unanswered (RFC 3339).
+        expires_at: String,
+    },
+    /// The invited partner accepted the player's party: the pair queues.
+    PartyAccepted {
+        /// The party.
+        party_id: String,
+        /// The pair's ticket.
+        ticket_id: String,
+    },
+    /// The invited partner declined the player's party.
+    PartyDeclined {
+        /// The party.
+        party_id: String,
+    },
+    /// The player who proposed a party to this one withdrew it.
+    PartyCancelled {
+        /// The party.
+        party_id: String,
+    },
     /// The player's seat is to act.
     YourTurn {
         /// The match id.

@@ -20,7 +20,7 @@
 //! [`start_formed`]: Lobby::start_formed
 
 use super::pass::run_pass;
-use super::record::{Formed, PoolRecord, TicketStatus, pool_id, pools};
+use super::record::{DueRecord, Formed, PoolRecord, TicketStatus, due_id, pool_id, pools};
 use crate::lobby::Lobby;
 use crate::lobby::records::{self, PlayerEvent};
 use crate::lobby::store::Doc;
@@ -29,64 +29,93 @@ use crate::rating;
 use crate::rules::Variant;
 use crate::service::{Error, NewMatch, NewSeat, SeatKind, clock_now_ms, random_bytes};
 
+/// What a matching pass over a pool did, as counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// Tickets read while looking for company (see `pass.rs`).
+    pub examined: usize,
+    /// Matches formed.
+    pub formed: usize,
+    /// Tickets left waiting.
+    pub waiting: usize,
+}
+
 impl Lobby {
     /// A matching pass over one pool: forms what it can, then finishes
     /// every formed match the pool holds.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
-    pub async fn pass(&self, variant: Variant, rated: bool) -> Result<(), Error> {
-        self.pool_write(variant, rated, |_| false).await
+    pub async fn pass(&self, variant: Variant, rated: bool) -> Result<PassReport, Error> {
+        Ok(self.pool_write(variant, rated, |_| Ok(false)).await?.1)
     }
 
-    /// One pass over every pool that has waiting tickets or unfinished
-    /// matches (what each instance's lobby housekeeping runs).
+    /// A pass over every pool that is due (what each instance's lobby
+    /// housekeeping runs once a second): one whose last pass named a time
+    /// now past (a fill time, an expiry, a widening window, or a formed
+    /// match to finish). A pool whose tickets can only be matched by a
+    /// newcomer costs the read of its small due document, nothing more.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
     pub async fn pass_all(&self) -> Result<(), Error> {
+        let now = clock_now_ms();
         for (variant, rated) in pools() {
-            let pool = self.load_pool(variant, rated).await?;
-            if !pool.waiting.is_empty() || !pool.formed.is_empty() {
+            let due = match self
+                .store()
+                .get(Doc::QueuePool, &due_id(&pool_id(variant, rated)))
+                .await?
+            {
+                Some(snap) => records::decode::<DueRecord>(&snap.state)?.due_ms,
+                None => Some(0),
+            };
+            if due.is_some_and(|t| t <= now) {
                 self.pass(variant, rated).await?;
             }
         }
         Ok(())
     }
 
-    /// A pool as stored; empty when it was never written.
-    ///
-    /// # Errors
-    /// `StoreUnavailable`; `Internal` if it does not parse.
-    pub(super) async fn load_pool(
-        &self,
-        variant: Variant,
-        rated: bool,
-    ) -> Result<PoolRecord, Error> {
-        match self
-            .store()
-            .get(Doc::QueuePool, &pool_id(variant, rated))
-            .await?
-        {
-            Some(snap) => records::decode(&snap.state),
-            None => Ok(PoolRecord::default()),
+    /// Records when pool `pid` is due, as found by the pass over its
+    /// version `version`, unless a pass over a later version was recorded
+    /// first. A failure is logged: the pool is passed again on its next
+    /// change.
+    async fn record_due(&self, pid: &str, version: u64, due_ms: Option<u64>) {
+        let recorded = upsert(
+            self.store(),
+            Doc::QueuePool,
+            &due_id(pid),
+            |_| None,
+            |d: &mut DueRecord| {
+                if d.version > version || (d.version == version && d.due_ms == due_ms) {
+                    return Ok(Step::Keep(()));
+                }
+                *d = DueRecord { version, due_ms };
+                Ok(Step::Write(()))
+            },
+        )
+        .await;
+        if let Err(e) = recorded {
+            tracing::warn!(pool = pid, error = %e, "queue due time not recorded");
         }
     }
 
     /// Changes a pool with `change` (which says whether it changed
     /// anything) and runs a matching pass, in one write (none if neither
-    /// changed anything); then expires the tickets the pass let go and
-    /// finishes every formed match the pool holds.
+    /// changed anything); then records when the pool is next due, expires
+    /// the tickets the pass let go and finishes every formed match the
+    /// pool holds. Answers the pool as written and what the pass did.
     ///
     /// # Errors
-    /// `Busy` after lost races (nothing was written then);
-    /// `StoreUnavailable`; what finishing a formed match returns.
+    /// What `change` returns (nothing is written then); `Busy` after lost
+    /// races (nothing was written then); `StoreUnavailable`; what
+    /// finishing a formed match returns.
     pub(super) async fn pool_write(
         &self,
         variant: Variant,
         rated: bool,
-        mut change: impl FnMut(&mut PoolRecord) -> bool,
-    ) -> Result<(), Error> {
+        mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+    ) -> Result<(PoolRecord, PassReport), Error> {
         let pid = pool_id(variant, rated);
         let written = upsert(
             self.store(),
@@ -94,7 +123,7 @@ impl Lobby {
             &pid,
             |_| None,
             |pool| {
-                let changed = change(pool);
+                let changed = change(pool)?;
                 let pass = run_pass(pool, variant, clock_now_ms(), || {
                     Ok(hex::encode(random_bytes::<12>()?))
                 })?;
@@ -109,6 +138,19 @@ impl Lobby {
         )
         .await?;
         let (pool, pass) = (written.record, written.answer);
+        let report = PassReport {
+            examined: pass.examined,
+            formed: pass.formed.len(),
+            waiting: pool.waiting.len(),
+        };
+        // A formed match to finish makes the pool due at once, in case
+        // this instance stops before it is finished.
+        let due = if pool.formed.is_empty() {
+            pass.due_ms
+        } else {
+            Some(clock_now_ms())
+        };
+        self.record_due(&pid, written.version, due).await;
         for f in &pass.formed {
             tracing::info!(match_id = %f.match_id, pool = %pid, "queue formed a match");
         }
@@ -122,7 +164,7 @@ impl Lobby {
         for f in &pool.formed {
             self.finish_formed(variant, rated, f).await?;
         }
-        Ok(())
+        Ok((pool, report))
     }
 
     /// Starts a formed match (once), settles its tickets (matched, or

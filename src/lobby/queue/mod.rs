@@ -17,8 +17,14 @@
 //! - `record.rs`: the stored types and the pools' ids. Plain data.
 //! - `pass.rs`: the matching pass, pure (no store, no clock, no async):
 //!   which tickets expire, which groups form, how they are seated and
-//!   filled with house bots. Unit-tested on plain pools.
+//!   filled with house bots, and when the pool next needs a pass.
+//!   Unit-tested on plain pools.
+//! - `lanes.rs`: the pass's index: each kind of ticket sorted by rating,
+//!   so that a ticket's nearest compatible tickets are found without
+//!   reading the others.
 //! - `ops.rs`: what a player does: queue, follow a ticket, leave.
+//! - `party.rs`: parties, the only way to queue with a partner: one
+//!   player proposes, the other accepts with its own key.
 //! - `matching.rs`: the pass on the stored pools (one pool, or every
 //!   pool for the housekeeping), and finishing what it formed:
 //!   `start_formed` creates the match, then its tickets are settled and
@@ -33,17 +39,22 @@
 //!
 //! [`Lobby`]: crate::lobby::Lobby
 
+mod lanes;
 mod matching;
 mod ops;
+mod party;
 mod pass;
 mod record;
 mod tickets;
 
+pub use matching::PassReport;
 pub use ops::{Enqueue, TicketView};
+pub use party::{PARTY_LIFE_S, PartyView};
 pub use pass::{
-    Pass, WINDOW_EVERY_MS, WINDOW_MAX, WINDOW_START, WINDOW_STEP, house_bot_near, run_pass, window,
+    MAX_EXAMINED, Pass, WINDOW_EVERY_MS, WINDOW_MAX, WINDOW_START, WINDOW_STEP, house_bot_near,
+    run_pass, window,
 };
 pub use record::{
-    DEFAULT_EXPIRY_S, Entry, Formed, FormedSeat, MAX_EXPIRY_S, PoolRecord, TicketRecord,
-    TicketStatus,
+    DEFAULT_EXPIRY_S, Entry, Formed, FormedSeat, MAX_EXPIRY_S, PartyRecord, PartyStatus,
+    PoolRecord, TicketRecord, TicketStatus,
 };

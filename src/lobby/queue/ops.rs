@@ -8,9 +8,10 @@
 //! write as a matching pass. Should a later step fail, the earlier ones
 //! are undone (markers released, ticket cancelled) before the error is
 //! returned, so a refused request leaves nothing queued. Following a
-//! ticket runs a pass on its pool first (a waiting player need not wait
-//! for the housekeeping tick) and can long-poll on the player's event
-//! stream until the ticket stops waiting. Leaving takes the entry out of
+//! ticket reads the ticket alone (never its pool, and it runs no pass:
+//! passes run when a ticket joins or leaves, and when the housekeeping
+//! finds a pool due) and can long-poll on the player's event stream until
+//! the ticket stops waiting. Leaving takes the entry out of
 //! the pool, unless a pass already seated it: then the ticket is matched
 //! and cannot be left.
 
@@ -70,7 +71,7 @@ pub struct TicketView {
 ///
 /// # Errors
 /// `InvalidRequest`, naming the first inconsistency found.
-fn check_request(req: &Enqueue) -> Result<u64, Error> {
+pub(super) fn check_request(req: &Enqueue) -> Result<u64, Error> {
     if req.partner.is_some() && !req.variant.table().pairs {
         return Err(Error::InvalidRequest(
             "a partner is for the pairs game only".into(),
@@ -149,18 +150,47 @@ fn new_ticket(
 }
 
 impl Lobby {
-    /// Queues the player whose key is `key`.
+    /// Queues the player whose key is `key`, alone: a partner joins
+    /// through a party (`party.rs`), which its own key accepts.
     ///
     /// # Errors
-    /// `Unauthorized`; `InvalidRequest` for a bad request;
-    /// `PlayerNotFound` for a partner who is no registered player;
-    /// `AlreadyQueued` when the player or its partner waits already;
-    /// `Busy` after lost races; `StoreUnavailable`.
+    /// `Unauthorized`; `InvalidRequest` for a bad request, and for any
+    /// `partner`; `AlreadyQueued` when the player waits already;
+    /// `QueueFull` when its pool is full; `Busy` after lost races;
+    /// `StoreUnavailable`.
     pub async fn enqueue(&self, key: &str, req: Enqueue) -> Result<TicketView, Error> {
         let (_, me) = self.core.authenticate(key).await?;
-        let life = check_request(&req)?;
-        let players = self.ticket_players(me, req.partner.as_deref()).await?;
-        let (ticket, entry) = new_ticket(&players, &req, life)?;
+        check_request(&req)?;
+        if req.partner.is_some() {
+            return Err(Error::InvalidRequest(
+                "a partner is never named on a ticket: propose a party with \
+                 POST /v1/queue/parties, and the pair queues once the partner \
+                 accepts it with its own key"
+                    .into(),
+            ));
+        }
+        let caller = me.id.clone();
+        self.queue_players(&caller, vec![me], &req).await
+    }
+
+    /// Queues `players` (one, or a pair whose both keys consented) as
+    /// `req` asks, on behalf of `caller` (one of them): writes the
+    /// ticket, claims each player's marker (the caller's first), then
+    /// joins the pool with a pass, undoing the earlier steps if a later
+    /// one fails.
+    ///
+    /// # Errors
+    /// `InvalidRequest`; `AlreadyQueued` (naming a ticket only to its own
+    /// player); `QueueFull`; `Busy`; `StoreUnavailable`.
+    pub(super) async fn queue_players(
+        &self,
+        caller: &str,
+        mut players: Vec<PlayerRecord>,
+        req: &Enqueue,
+    ) -> Result<TicketView, Error> {
+        let life = check_request(req)?;
+        let (ticket, entry) = new_ticket(&players, req, life)?;
+        players.sort_by_key(|p| p.id != caller);
         let id = ticket.id.clone();
         self.store()
             .insert(
@@ -171,23 +201,32 @@ impl Lobby {
             )
             .await?;
         let mut claimed = Vec::new();
-        for p in &entry.players {
-            if let Err(e) = self.claim(p, &id).await {
+        for p in &players {
+            if let Err(e) = self.claim(&p.id, &id, caller).await {
                 return self.withdraw(&claimed, &id, e).await;
             }
-            claimed.push(p.as_str());
+            claimed.push(p.id.as_str());
         }
+        let cap = self.svc.limits().max_queue_tickets;
         let joined = self
             .pool_write(req.variant, req.rated, |pool| {
+                if pool.waiting.len() >= cap {
+                    crate::service::metrics::metrics().limit_hit("queue_full");
+                    return Err(Error::QueueFull(format!(
+                        "this pool holds {cap} waiting tickets, as many as it may; \
+                         nothing was queued, retry later"
+                    )));
+                }
                 pool.waiting.push(entry.clone());
-                true
+                Ok(true)
             })
             .await;
-        if let Err(e) = joined {
-            return self.withdraw(&claimed, &id, e).await;
-        }
+        let position = match joined {
+            Ok((pool, _)) => pool.waiting.iter().position(|e| e.ticket == id),
+            Err(e) => return self.withdraw(&claimed, &id, e).await,
+        };
         tracing::info!(ticket = %id, player = %ticket.player, variant = ?req.variant, rated = req.rated, "queued");
-        self.view_ticket(&id).await
+        self.view_ticket(&id, position.map(|p| p + 1)).await
     }
 
     /// The players of a new ticket: `me`, then its `partner` if any.
@@ -195,7 +234,7 @@ impl Lobby {
     /// # Errors
     /// `InvalidRequest` for a partner who is `me` or no player id;
     /// `PlayerNotFound` for one who is not registered; `StoreUnavailable`.
-    async fn ticket_players(
+    pub(super) async fn ticket_players(
         &self,
         me: PlayerRecord,
         partner: Option<&str>,
@@ -242,8 +281,10 @@ impl Lobby {
     }
 
     /// A ticket, as seen by its player or partner (`key`), waiting up to
-    /// `wait_ms` for it to stop waiting; a waiting ticket's pool gets a
-    /// matching pass first, and again at least every housekeeping tick.
+    /// `wait_ms` for it to stop waiting. It reads the ticket only, never
+    /// its pool, and runs no pass: it wakes on the player's event stream
+    /// (a match tells `queue_matched`), and reads the ticket again at
+    /// least every housekeeping tick (an expiry tells no event).
     ///
     /// # Errors
     /// `Unauthorized`; `TicketNotFound`; `InvalidRequest` for a wait too
@@ -257,15 +298,12 @@ impl Lobby {
             )));
         }
         let (_, me) = self.core.authenticate(key).await?;
-        let t = self.own_ticket(&me.id, id).await?;
+        self.own_ticket(&me.id, id).await?;
         let deadline = clock_now_ms() + wait_ms;
         let store = self.store();
         let (_, mut last) = store.events_after(&me.id, 0, 0).await?;
         loop {
-            if t.status == TicketStatus::Waiting {
-                self.pass(t.variant, t.rated).await?;
-            }
-            let view = self.view_ticket(id).await?;
+            let view = self.view_ticket(id, None).await?;
             let now = clock_now_ms();
             if view.ticket.status != TicketStatus::Waiting || now >= deadline {
                 return Ok(view);
@@ -287,7 +325,9 @@ impl Lobby {
         let t = self.own_ticket(&me.id, id).await?;
         match t.status {
             TicketStatus::Matched => return Err(Error::TicketMatched),
-            TicketStatus::Cancelled | TicketStatus::Expired => return self.view_ticket(id).await,
+            TicketStatus::Cancelled | TicketStatus::Expired => {
+                return self.view_ticket(id, None).await;
+            }
             TicketStatus::Waiting => {}
         }
         let mut removed = false;
@@ -297,7 +337,7 @@ impl Lobby {
             pool.waiting.retain(|e| e.ticket != id);
             removed = pool.waiting.len() < before;
             formed = pool.formed.iter().any(|f| f.seats_ticket(id));
-            removed
+            Ok(removed)
         })
         .await?;
         if formed {
@@ -311,7 +351,7 @@ impl Lobby {
             }
             tracing::info!(ticket = %id, "left the queue");
         }
-        let view = self.view_ticket(id).await?;
+        let view = self.view_ticket(id, None).await?;
         if view.ticket.status == TicketStatus::Matched {
             return Err(Error::TicketMatched);
         }
@@ -333,11 +373,16 @@ impl Lobby {
     }
 
     /// Ticket `id` as its player sees it now: while it waits, with its
-    /// place in its pool and its rating window.
+    /// rating window and, when the caller just read it in its pool, its
+    /// `position` there (1-based).
     ///
     /// # Errors
     /// `TicketNotFound`; `StoreUnavailable`.
-    async fn view_ticket(&self, id: &str) -> Result<TicketView, Error> {
+    pub(super) async fn view_ticket(
+        &self,
+        id: &str,
+        position: Option<usize>,
+    ) -> Result<TicketView, Error> {
         let ticket = self.load_ticket(id).await?;
         let now = clock_now_ms();
         let waited_ms = ticket
@@ -345,15 +390,8 @@ impl Lobby {
             .unwrap_or(now)
             .saturating_sub(ticket.created_ms);
         let (position, window) = if ticket.status == TicketStatus::Waiting {
-            let pool = self.load_pool(ticket.variant, ticket.rated).await?;
             let w = window(waited_ms);
-            (
-                pool.waiting
-                    .iter()
-                    .position(|e| e.ticket == id)
-                    .map(|p| p + 1),
-                Some((ticket.rating - w, ticket.rating + w)),
-            )
+            (position, Some((ticket.rating - w, ticket.rating + w)))
         } else {
             (None, None)
         };

@@ -18,6 +18,7 @@
 //! short when its anchor's fill time has come is completed with the house
 //! bot nearest its mean rating (only tickets that accept bots join it).
 
+use super::lanes::{Cursor, KINDS, Lanes, accepting_bots, compatible_kinds};
 use super::record::{Entry, Formed, FormedSeat, PoolRecord};
 use crate::rating;
 use crate::rules::{Seat, Variant};
@@ -65,6 +66,10 @@ fn compatible(a: &Entry, b: &Entry, now: u64) -> bool {
     accepts(a, b) && accepts(b, a) && (a.rating - b.rating).abs() <= w
 }
 
+/// How many tickets one ticket's search for company reads at most: past
+/// it, the ticket waits for the next pass (which comes within a second).
+pub const MAX_EXAMINED: usize = 64;
+
 /// What a pass did to a pool.
 #[derive(Debug, Default)]
 pub struct Pass {
@@ -72,6 +77,114 @@ pub struct Pass {
     pub formed: Vec<Formed>,
     /// Tickets that expired.
     pub expired: Vec<Entry>,
+    /// Tickets read while looking for company (the pass's work, besides
+    /// one step per waiting ticket).
+    pub examined: usize,
+    /// When the pool next needs a pass though nothing joins it: the
+    /// first fill time, expiry, or widening of windows that brings two
+    /// compatible tickets together; `None` if only a new ticket can.
+    pub due_ms: Option<u64>,
+}
+
+/// When a ticket queued at `created` has a window of at least `d`.
+fn widened_at(created: u64, d: f64) -> Option<u64> {
+    if d > WINDOW_MAX {
+        return None;
+    }
+    let steps = ((d - WINDOW_START) / WINDOW_STEP).ceil().max(0.0) as u64;
+    Some(created + steps * WINDOW_EVERY_MS)
+}
+
+fn earliest(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// One ticket's search for company.
+struct Gathered {
+    /// The tickets, the anchor first.
+    group: Vec<usize>,
+    /// Seats they take.
+    units: usize,
+    /// When a widening window could change the answer.
+    wake_ms: Option<u64>,
+    /// Tickets read.
+    examined: usize,
+}
+
+/// Gathers, nearest rating first (then oldest), the waiting tickets that
+/// may sit with ticket `i` and with each other, until `seats` are taken.
+fn gather(
+    lanes: &mut Lanes,
+    entries: &[Entry],
+    i: usize,
+    seats: usize,
+    filling: bool,
+    now: u64,
+) -> Gathered {
+    let (compat, bots_ok) = (compatible_kinds(), accepting_bots());
+    let anchor = &entries[i];
+    let reach = window(now.saturating_sub(anchor.created_ms));
+    let mut allowed = compat[lanes.kind_of(i)] & if filling { bots_ok } else { !0 };
+    let mut cursors: Vec<Cursor> = Vec::new();
+    for k in (0..KINDS).filter(|&k| allowed & 1 << k != 0) {
+        if !lanes.empty(k) {
+            cursors.extend(lanes.cursors(k, anchor.rating));
+        }
+    }
+    let mut out = Gathered {
+        group: vec![i],
+        units: anchor.players.len(),
+        wake_ms: None,
+        examined: 0,
+    };
+    while out.units < seats && out.examined < MAX_EXAMINED {
+        // The nearest head of a kind the group still accepts.
+        let best = cursors
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| allowed & 1 << Lanes::kind_at(**c) != 0)
+            .filter_map(|(n, c)| {
+                lanes
+                    .head(*c)
+                    .map(|(j, r)| (n, j, (r - anchor.rating).abs()))
+            })
+            .min_by(|a, b| a.2.total_cmp(&b.2).then(a.1.cmp(&b.1)));
+        let Some((n, j, d)) = best else { break };
+        if j == i {
+            lanes.advance(&mut cursors[n]);
+            continue;
+        }
+        let e = &entries[j];
+        if d > reach {
+            // Beyond the anchor's window: so is everything after it.
+            let at = widened_at(anchor.created_ms, d).max(widened_at(e.created_ms, d));
+            out.wake_ms = earliest(out.wake_ms, at.filter(|&t| t > now));
+            cursors.swap_remove(n);
+            continue;
+        }
+        lanes.advance(&mut cursors[n]);
+        out.examined += 1;
+        if !compatible(anchor, e, now) {
+            let at = widened_at(e.created_ms, d).filter(|&t| t > now);
+            out.wake_ms = earliest(out.wake_ms, at);
+            continue;
+        }
+        if out.units + e.players.len() > seats
+            || !out.group.iter().all(|&g| compatible(&entries[g], e, now))
+        {
+            continue;
+        }
+        out.units += e.players.len();
+        out.group.push(j);
+        allowed &= compat[lanes.kind_of(j)];
+    }
+    if out.examined >= MAX_EXAMINED && out.units < seats {
+        out.wake_ms = earliest(out.wake_ms, Some(now + 1000));
+    }
+    out
 }
 
 /// A matching pass over `pool` as of `now`: expires tickets past their
@@ -80,6 +193,10 @@ pub struct Pass {
 /// its oldest ticket's fill time has come is completed with house bots
 /// (only tickets that accept bots join such a group). Formed matches are
 /// appended to `pool.formed` under ids drawn from `new_id`.
+///
+/// Its cost grows as N log N with the N waiting tickets: sorting them
+/// into their kinds' lanes, then for each at most [`MAX_EXAMINED`] reads
+/// of its nearest compatible tickets (see `lanes.rs`).
 ///
 /// # Errors
 /// What `new_id` returns.
@@ -95,55 +212,36 @@ pub fn run_pass(
         .partition(|e| now >= e.expires_ms);
     pass.expired = expired;
     let seats = variant.table().seats as usize;
-    let mut left: Vec<Option<Entry>> = waiting.into_iter().map(Some).collect();
-    for i in 0..left.len() {
-        let Some(anchor) = left[i].clone() else {
+    let mut lanes = Lanes::new(&waiting);
+    let mut seated = vec![false; waiting.len()];
+    for i in 0..waiting.len() {
+        if seated[i] {
             continue;
-        };
+        }
+        let anchor = &waiting[i];
         let filling = anchor.fill_at_ms.is_some_and(|t| now >= t);
-        let mut group = vec![i];
-        let mut units = anchor.players.len();
-        let mut candidates: Vec<usize> = (0..left.len())
-            .filter(|&j| j != i)
-            .filter(|&j| {
-                left[j]
-                    .as_ref()
-                    .is_some_and(|e| compatible(&anchor, e, now) && (!filling || e.accept_bots))
-            })
-            .collect();
-        candidates.sort_by(|&a, &b| {
-            let d = |j: usize| {
-                left[j]
-                    .as_ref()
-                    .map_or(f64::MAX, |e| (e.rating - anchor.rating).abs())
-            };
-            d(a).total_cmp(&d(b)).then(a.cmp(&b))
-        });
-        for j in candidates {
-            if units == seats {
-                break;
-            }
-            let Some(e) = left[j].as_ref() else { continue };
-            if units + e.players.len() > seats
-                || !group
-                    .iter()
-                    .all(|&g| left[g].as_ref().is_some_and(|x| compatible(x, e, now)))
-            {
-                continue;
-            }
-            units += e.players.len();
-            group.push(j);
-        }
-        if units < seats && !filling {
+        let found = gather(&mut lanes, &waiting, i, seats, filling, now);
+        pass.examined += found.examined;
+        if found.units < seats && !filling {
+            let timers = earliest(Some(anchor.expires_ms), anchor.fill_at_ms);
+            pass.due_ms = earliest(pass.due_ms, earliest(found.wake_ms, timers));
             continue;
         }
-        let entries: Vec<Entry> = group.iter().filter_map(|&g| left[g].take()).collect();
+        for &g in &found.group {
+            seated[g] = true;
+            lanes.remove(g);
+        }
+        let entries: Vec<Entry> = found.group.iter().map(|&g| waiting[g].clone()).collect();
         pass.formed.push(Formed {
             match_id: new_id()?,
             seats: seat_group(variant, &entries),
         });
     }
-    pool.waiting = left.into_iter().flatten().collect();
+    pool.waiting = waiting
+        .into_iter()
+        .zip(seated)
+        .filter_map(|(e, s)| (!s).then_some(e))
+        .collect();
     pool.formed.extend(pass.formed.iter().cloned());
     Ok(pass)
 }
@@ -208,7 +306,7 @@ fn seat_group(variant: Variant, entries: &[Entry]) -> Vec<FormedSeat> {
 mod tests {
     use super::*;
 
-    fn entry(id: &str, players: &[&str], rating: f64, created_ms: u64) -> Entry {
+    pub(super) fn entry(id: &str, players: &[&str], rating: f64, created_ms: u64) -> Entry {
         Entry {
             ticket: id.to_string(),
             players: players.iter().map(|p| p.to_string()).collect(),
@@ -394,5 +492,176 @@ mod tests {
         assert_eq!(p.expired[0].ticket, "old");
         assert!(p.formed.is_empty());
         assert_eq!(pool.waiting.len(), 2);
+    }
+}
+
+#[cfg(test)]
+mod growth {
+    //! The pass against the plain quadratic pass it replaced (kept here as
+    //! the reference), and the work it does beside tickets that cannot
+    //! match anyone.
+    use super::tests::entry;
+    use super::*;
+
+    /// The quadratic pass: every anchor sorts every compatible ticket.
+    fn reference(pool: &mut PoolRecord, variant: Variant, now: u64) -> Vec<Vec<String>> {
+        pool.waiting.retain(|e| now < e.expires_ms);
+        let seats = variant.table().seats as usize;
+        let mut left: Vec<Option<Entry>> = pool.waiting.drain(..).map(Some).collect();
+        let mut groups = Vec::new();
+        for i in 0..left.len() {
+            let Some(anchor) = left[i].clone() else {
+                continue;
+            };
+            let filling = anchor.fill_at_ms.is_some_and(|t| now >= t);
+            let mut cands: Vec<usize> = (0..left.len())
+                .filter(|&j| j != i)
+                .filter(|&j| {
+                    left[j]
+                        .as_ref()
+                        .is_some_and(|e| compatible(&anchor, e, now) && (!filling || e.accept_bots))
+                })
+                .collect();
+            let d = |j: usize| (left[j].as_ref().unwrap().rating - anchor.rating).abs();
+            cands.sort_by(|&a, &b| d(a).total_cmp(&d(b)).then(a.cmp(&b)));
+            let (mut group, mut units) = (vec![i], anchor.players.len());
+            for j in cands {
+                let e = left[j].as_ref().unwrap();
+                if units == seats
+                    || units + e.players.len() > seats
+                    || !group
+                        .iter()
+                        .all(|&g| compatible(left[g].as_ref().unwrap(), e, now))
+                {
+                    continue;
+                }
+                units += e.players.len();
+                group.push(j);
+            }
+            if units < seats && !filling {
+                continue;
+            }
+            let mut g: Vec<String> = group
+                .iter()
+                .map(|&g| left[g].take().unwrap().ticket)
+                .collect();
+            g.sort();
+            groups.push(g);
+        }
+        groups
+    }
+
+    fn tickets_of(f: &Formed) -> Vec<String> {
+        let mut t: Vec<String> = f.tickets().into_iter().map(str::to_string).collect();
+        t.sort();
+        t
+    }
+
+    /// A pool of `n` tickets drawn from `seed`: ratings 1300–1700, mixed
+    /// ages, bots and humans, preferences, pairs, fill times.
+    fn random_pool(n: usize, seed: u64) -> PoolRecord {
+        let mut s = seed;
+        let mut next = |m: u64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) % m
+        };
+        let mut pool = PoolRecord::default();
+        for i in 0..n {
+            let pair = next(5) == 0;
+            let players = if pair { 2 } else { 1 };
+            let human = next(3) == 0;
+            let accept_bots = next(4) != 0;
+            let created = next(60_000);
+            pool.waiting.push(Entry {
+                ticket: format!("t{i}"),
+                players: (0..players).map(|p| format!("p{i}-{p}")).collect(),
+                bots: vec![!human; players],
+                rating: 1300.0 + next(400) as f64,
+                accept_bots,
+                only_bots: accept_bots && next(6) == 0,
+                fill_at_ms: (accept_bots && next(4) == 0).then(|| created + next(90_000)),
+                created_ms: created,
+                expires_ms: created + 30_000 + next(600_000),
+            });
+        }
+        pool
+    }
+
+    #[test]
+    fn the_pass_forms_the_groups_the_quadratic_pass_formed() {
+        for seed in 0..200 {
+            for variant in [Variant::Pairs, Variant::Abarrotada3] {
+                let pool = random_pool(1 + (seed as usize * 7) % 60, seed);
+                let now = 60_000 + seed * 97;
+                let want = reference(&mut pool.clone(), variant, now);
+                let mut mine = pool.clone();
+                let mut n = 0;
+                let p = run_pass(&mut mine, variant, now, || {
+                    n += 1;
+                    Ok(format!("m{n}"))
+                })
+                .unwrap();
+                let got: Vec<Vec<String>> = p.formed.iter().map(tickets_of).collect();
+                assert_eq!(got, want, "seed {seed}, {variant:?}");
+            }
+        }
+    }
+
+    /// `humans` humans that want only bots (nobody can sit with them) and
+    /// eight bots at 1500, all waiting; the pass's work and matches.
+    fn crowd_and_bots(humans: usize) -> (Pass, PoolRecord) {
+        let mut pool = PoolRecord::default();
+        for i in 0..humans {
+            let mut e = entry(&format!("h{i}"), &[&format!("h{i}")], 1500.0, i as u64);
+            e.bots = vec![false];
+            e.only_bots = true;
+            pool.waiting.push(e);
+        }
+        // The bots refuse humans, so the crowd cannot use them either.
+        for i in 0..8 {
+            let mut e = entry(&format!("b{i}"), &[&format!("b{i}")], 1500.0, 5_000);
+            e.accept_bots = true;
+            e.only_bots = true;
+            pool.waiting.push(e);
+        }
+        let p = run_pass(&mut pool, Variant::Pairs, 6_000, || Ok("m".into())).unwrap();
+        (p, pool)
+    }
+
+    #[test]
+    fn tickets_that_cannot_match_anyone_add_no_work_to_a_pass() {
+        let (alone, _) = crowd_and_bots(0);
+        let (crowded, pool) = crowd_and_bots(1_500);
+        assert_eq!(alone.formed.len(), 2);
+        assert_eq!(crowded.formed.len(), 2, "the bots are matched all the same");
+        assert_eq!(pool.waiting.len(), 1_500);
+        assert_eq!(
+            crowded.examined, alone.examined,
+            "the 1,500 humans are never read as company"
+        );
+        assert!(crowded.examined <= 8 * 7, "{}", crowded.examined);
+        // Nothing but their expiry brings the pool a pass.
+        assert_eq!(crowded.due_ms, Some(600_000));
+    }
+
+    #[test]
+    fn the_pass_names_when_the_pool_next_needs_one() {
+        // Two tickets 120 apart: their windows (±100) reach each other
+        // after 10 s, which is when the pool is due.
+        let mut pool = PoolRecord {
+            waiting: vec![
+                entry("a", &["a"], 1500.0, 0),
+                entry("b", &["b"], 1620.0, 2_000),
+            ],
+            formed: Vec::new(),
+        };
+        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, || Ok("m".into())).unwrap();
+        assert_eq!(p.due_ms, Some(12_000));
+        // A fill time sooner than that comes first.
+        pool.waiting[1].fill_at_ms = Some(7_000);
+        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, || Ok("m".into())).unwrap();
+        assert_eq!(p.due_ms, Some(7_000));
     }
 }

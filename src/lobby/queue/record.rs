@@ -5,7 +5,9 @@
 //! a [`PoolRecord`] per variant and rated/casual pool (`Doc::QueuePool`:
 //! the waiting [`Entry`]s, oldest first, and the [`Formed`] matches not
 //! yet finished), and a [`QueuedRecord`] per player (`Doc::Queued`: its
-//! one waiting ticket, so that a player never waits twice). A pool entry
+//! one waiting ticket, so that a player never waits twice); besides, a
+//! [`PartyRecord`] per party (`Doc::Party`) and a [`DueRecord`] beside
+//! each pool (when it next needs a pass). A pool entry
 //! is a copy of what the matching pass needs from its ticket, so that a
 //! pass reads one document per pool, not one per ticket. Plain data: the
 //! reads and writes are in the sibling modules.
@@ -155,6 +157,71 @@ pub struct PoolRecord {
 pub(super) struct QueuedRecord {
     /// The player's ticket, if one may still be waiting.
     pub(super) ticket: Option<String>,
+}
+
+/// Where a party stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartyStatus {
+    /// Waiting for the invited partner's answer.
+    Pending,
+    /// Accepted: the pair's ticket is queued.
+    Accepted,
+    /// The partner said no.
+    Declined,
+    /// The leader withdrew it.
+    Cancelled,
+    /// Unanswered in its time.
+    Expired,
+}
+
+/// A queue party as stored: a pair ticket the leader proposed, queued
+/// only once the partner accepts it with its own key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartyRecord {
+    /// `y` and 24 hex digits.
+    pub id: String,
+    /// The player who proposed it (the ticket's player).
+    pub leader: String,
+    /// The player invited to sit opposite.
+    pub partner: String,
+    /// The variant (pairs).
+    pub variant: Variant,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The queue options of the ticket to be.
+    pub accept_bots: bool,
+    /// Play only with bots.
+    pub only_bots: bool,
+    /// Fill with house bots after this wait.
+    pub fill_with_house_bots_after_s: Option<u64>,
+    /// The ticket's life once queued.
+    pub expires_in_s: Option<u64>,
+    /// Where it stands.
+    pub status: PartyStatus,
+    /// The pair's ticket, once accepted.
+    pub ticket_id: Option<String>,
+    /// When it was proposed (ms since the epoch).
+    pub created_ms: u64,
+    /// When the invitation lapses unanswered.
+    pub expires_ms: u64,
+}
+
+/// When a pool next needs a pass, as the pass on its version `version`
+/// found (`Doc::QueuePool` under [`due_id`]): a small document, so that
+/// the housekeeping reads a few bytes, not the pool, to learn that
+/// nothing is due.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(super) struct DueRecord {
+    /// The pool's version the pass wrote or read.
+    pub(super) version: u64,
+    /// When the pool is due; `None` when only a new ticket can match.
+    pub(super) due_ms: Option<u64>,
+}
+
+/// The id of pool `pool_id`'s due document.
+pub(super) fn due_id(pool_id: &str) -> String {
+    format!("{pool_id}.due")
 }
 
 /// The pool document's id: the rating pool of `variant`, then `-rated`

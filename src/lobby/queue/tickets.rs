@@ -92,13 +92,22 @@ impl Lobby {
     /// Makes `ticket` the player's waiting ticket: at once when its marker
     /// is new or names no ticket, otherwise once the ticket it names is
     /// found to wait no more (which takes a read of that ticket before the
-    /// write, hence the second, awaiting, update).
+    /// write, hence the second, awaiting, update). Two claims racing on
+    /// one marker (two requests of one key, on any instances) both write
+    /// by compare-and-set on its version: one wins, the other reads the
+    /// winner's ticket waiting and is refused.
     ///
     /// # Errors
-    /// `AlreadyQueued` when another ticket of the player still waits;
+    /// `AlreadyQueued` when another ticket of the player still waits (its
+    /// id is named only when `player` is the `caller`);
     /// `Busy` after lost races (or if the marker vanished between the two
     /// updates: retrying creates it again); `StoreUnavailable`.
-    pub(super) async fn claim(&self, player: &str, ticket: &str) -> Result<(), Error> {
+    pub(super) async fn claim(
+        &self,
+        player: &str,
+        ticket: &str,
+        caller: &str,
+    ) -> Result<(), Error> {
         let claimed = upsert(
             self.store(),
             Doc::Queued,
@@ -128,9 +137,13 @@ impl Lobby {
                 if let Some(other) = &q.ticket
                     && self.still_waiting(other).await?
                 {
-                    return Err(Error::AlreadyQueued(format!(
-                        "player {player} waits in the queue already (ticket {other})"
-                    )));
+                    return Err(Error::AlreadyQueued(if player == caller {
+                        format!("you wait in the queue already (ticket {other})")
+                    } else {
+                        "the other player of the party waits in the queue already; \
+                         the party stays open until it is answered or lapses"
+                            .into()
+                    }));
                 }
                 q.ticket = Some(ticket.to_string());
                 Ok((q, Step::Write(())))

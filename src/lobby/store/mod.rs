@@ -61,6 +61,9 @@ pub enum Doc {
     /// A counter of a cap (players registered per address per day, and in
     /// all).
     Counter,
+    /// A queue party: a pair ticket one player proposed and the other has
+    /// still to accept.
+    Party,
 }
 
 impl Doc {
@@ -77,6 +80,7 @@ impl Doc {
             Doc::Queued => "queued",
             Doc::Pending => "pending",
             Doc::Counter => "counter",
+            Doc::Party => "party",
         }
     }
 }

@@ -146,6 +146,7 @@ fn detail_of(code: &str) -> &'static str {
         "store_full" => "the match store is full; retry later",
         "capacity_reached" => "limit: 1000000 players in all; no more can be registered",
         "match_too_large" => "a match deals at most 1000 hands",
+        "queue_full" => "the pool holds 100000 waiting tickets, as many as it may; retry later",
         _ => "the server failed; the failure was logged",
     }
 }

@@ -48,6 +48,12 @@ pub enum ProblemCode {
     AlreadyQueued,
     /// 409: the ticket was matched; it can no longer be left.
     TicketMatched,
+    /// 404: no such queue party for this player.
+    PartyNotFound,
+    /// 409: the party was accepted, declined, cancelled or expired.
+    PartyClosed,
+    /// 507: the queue pool holds as many waiting tickets as it may.
+    QueueFull,
     /// 405: the method is not allowed on this resource.
     MethodNotAllowed,
     /// 408: the request did not arrive in time.
@@ -98,6 +104,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             InviteNotFound,
             ChallengeNotFound,
             TicketNotFound,
+            PartyNotFound,
         ],
         405 => &[MethodNotAllowed],
         408 => &[RequestTimeout],
@@ -113,6 +120,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             InboxFull,
             AlreadyQueued,
             TicketMatched,
+            PartyClosed,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -121,7 +129,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
         429 => &[RateLimited],
         431 => &[HeadersTooLarge],
         503 => &[StoreUnavailable, Busy],
-        507 => &[StoreFull, MatchTooLarge],
+        507 => &[StoreFull, MatchTooLarge, QueueFull],
         _ => &[InternalError],
     }
 }
@@ -169,6 +177,9 @@ mod tests {
             ApiError::Service(Error::TicketNotFound),
             ApiError::Service(Error::AlreadyQueued(s())),
             ApiError::Service(Error::TicketMatched),
+            ApiError::Service(Error::PartyNotFound),
+            ApiError::Service(Error::PartyClosed(s())),
+            ApiError::Service(Error::QueueFull(s())),
             ApiError::Service(Error::from(RuleError::WrongPhase {
                 phase: Phase::Playing,
                 expected: Phase::Doubling,

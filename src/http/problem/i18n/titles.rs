@@ -215,6 +215,26 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ["Already queued", "Ja és a la cua", "Ya está en la cola"],
     ),
     (
+        "party_not_found",
+        [
+            "Party not found",
+            "No s'ha trobat el grup",
+            "Grupo no encontrado",
+        ],
+    ),
+    (
+        "party_closed",
+        [
+            "Party closed",
+            "El grup ja és tancat",
+            "El grupo ya está cerrado",
+        ],
+    ),
+    (
+        "queue_full",
+        ["Queue full", "La cua és plena", "La cola está llena"],
+    ),
+    (
         "ticket_matched",
         [
             "Ticket matched",
