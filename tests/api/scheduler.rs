@@ -73,7 +73,7 @@ async fn phase(app: &TestApp, id: &str) -> Value {
 async fn four_house_bots_play_to_the_end_with_nobody_reading(backend: Backend) {
     let store = store_for(backend, None).await;
     let app = spawn_with(store.clone(), unlimited()).await;
-    let (id, _) = app.create(four_bots(101)).await;
+    let (id, _) = app.create(four_bots(1000)).await;
     let end = over(&store, &id, Duration::from_secs(60)).await;
     assert!(end > 64, "more than the create's own steps were played");
     assert_eq!(phase(&app, &id).await, "match_over");
@@ -151,7 +151,7 @@ async fn another_instance_takes_over_the_due_work_of_a_stopped_one() {
     let name = format!("test:due:takeover:{}", std::process::id());
     let store_a = store_sharing(Backend::Redis, &name).await;
     let a = spawn_with(store_a.clone(), short.clone()).await;
-    let (id, _) = a.create(four_bots(301)).await;
+    let (id, _) = a.create(four_bots(3000)).await;
     let v0 = stored(&store_a, &id).await;
     let end = Instant::now() + Duration::from_secs(20);
     while stored(&store_a, &id).await < v0 + 100 {
