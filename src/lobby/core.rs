@@ -84,8 +84,8 @@ impl LobbyCore {
     /// A finished match: every player has it counted, once (with its
     /// rating when rated; see `ratings/apply.rs`), then hears so.
     async fn match_over(&self, rec: &MatchRecord) {
-        // A failure is logged there; the next read of the match settles
-        // what is missing.
+        // A failure is logged there; the scheduler settles what is
+        // missing (the finished match stays due until it is settled).
         let (changes, _) = self.apply_each(rec).await;
         let view = rec.game.view(None);
         let winner = serde_json::to_value(view.winner).unwrap_or_default();
@@ -166,8 +166,8 @@ impl Hooks for LobbyCore {
         }
     }
 
-    async fn viewed(&self, rec: &MatchRecord) {
-        self.settle_ratings(rec).await;
+    async fn settle(&self, rec: &MatchRecord) -> Result<(), Error> {
+        self.settle_ratings(rec).await
     }
 }
 

@@ -4,9 +4,9 @@
 //! A match of four house bots to a far target is tens of thousands of
 //! moves; played inside one request it would hold a worker for seconds (or
 //! minutes with `montecarlo` bots) and stall every request queued behind
-//! it. So each request advances a match by at most
-//! [`Limits::max_steps`](super::Limits) steps and commits; the next read or
-//! action of the match continues from there. Every step is a whole engine
+//! it. So each write advances a match by at most
+//! [`Limits::max_steps`](super::Limits) steps and commits; the scheduler
+//! (`scheduler.rs`) continues from there. Every step is a whole engine
 //! move, so the stored state is always consistent, and the bots' random
 //! generator is derived from the seed and the version, so a match split
 //! over many requests plays exactly as it would in one.

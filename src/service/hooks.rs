@@ -6,9 +6,9 @@
 //! It asks the [`Hooks`] to turn a player's API key into a player id, to
 //! describe a player who is seated, and for a player's rating in a rated
 //! pool; and it tells them when a match was created, after every commit,
-//! and when a finished match is read (so that work the committing instance
-//! could not finish, such as a rating update, is finished by the next
-//! reader). The lobby implements the hooks; a service without them
+//! and, from the scheduler, when a finished match is due (so that work the
+//! committing instance could not finish, such as a rating update, is
+//! finished by another). The lobby implements the hooks; a service without them
 //! ([`NoPlayers`]) serves anonymous matches only.
 
 use async_trait::async_trait;
@@ -50,9 +50,13 @@ pub trait Hooks: Send + Sync + 'static {
     /// may be over).
     async fn committed(&self, rec: &MatchRecord);
 
-    /// `rec` was read: a chance to finish what its committing instance may
-    /// have left undone.
-    async fn viewed(&self, rec: &MatchRecord);
+    /// `rec` is over and due (the scheduler calls this): finish what its
+    /// committing instance may have left undone (ratings, counts).
+    ///
+    /// # Errors
+    /// When something could not be finished: the match stays due and is
+    /// tried again.
+    async fn settle(&self, rec: &MatchRecord) -> Result<(), Error>;
 }
 
 /// The hooks of a service without players: every key is refused, no
@@ -79,5 +83,7 @@ impl Hooks for NoPlayers {
 
     async fn committed(&self, _rec: &MatchRecord) {}
 
-    async fn viewed(&self, _rec: &MatchRecord) {}
+    async fn settle(&self, _rec: &MatchRecord) -> Result<(), Error> {
+        Ok(())
+    }
 }

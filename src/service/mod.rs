@@ -5,8 +5,10 @@
 //! memory with the rules engine, and writes it back with one
 //! compare-and-set on its version, so concurrent requests (on one server or
 //! many) never lose or duplicate a move. House bots, automatic deals and
-//! expired move clocks are played inside the same write, a bounded number
-//! of steps per request, off the async workers (see [`driver`]).
+//! expired move clocks are played by a write that makes them due, a
+//! bounded number of steps at a time, off the async workers (see
+//! [`driver`]), and after that by the scheduler (`scheduler.rs`) with
+//! nobody reading: reads never write.
 //!
 //! Matches know players only as the [`SeatPlayer`] stored at a seat. What
 //! they need of a player directory (a key's player, a player to seat, a

@@ -123,7 +123,7 @@ impl Service {
         };
         let rec = self.bring_current(rec).await?;
         if rec.game.phase() == Phase::MatchOver {
-            self.hooks.viewed(&rec).await;
+            self.hooks.settle(&rec).await?;
         }
         let next = match rec.game.phase() {
             Phase::MatchOver => None,

@@ -18,8 +18,8 @@
 //! counts as applied. The change itself goes to the player's
 //! [`RatingHistory`] (the last [`HISTORY_KEPT`](records::HISTORY_KEPT)
 //! per pool), written just before. The commit that ends the match applies
-//! it; if that instance dies first, the next read of the match's view
-//! applies what is missing.
+//! it; if that instance dies first, the scheduler of any instance applies
+//! what is missing (a finished match with players is due until then).
 
 use super::fair::{self, rated_games};
 use crate::lobby::Lobby;
@@ -93,7 +93,7 @@ impl LobbyCore {
 
     /// [`apply_ratings`](Self::apply_ratings), trying every player whatever
     /// happens to the others: the changes made, and the first failure (the
-    /// match then stays unsettled, for the next read to finish). Every
+    /// match then stays unsettled, for the scheduler to finish). Every
     /// registered player of a finished match has it counted in
     /// `matches_played` once: with its rating when it is rated, else in its
     /// record's list of counted matches.
@@ -141,19 +141,21 @@ impl LobbyCore {
         (changes, failed)
     }
 
-    /// On a read of a match: settles a finished match this process has not
+    /// For the scheduler: settles a finished match this process has not
     /// seen settled (its committing instance may have died before rating
-    /// or counting it). Failures are logged: the read goes on.
-    pub(in crate::lobby) async fn settle_ratings(&self, rec: &MatchRecord) {
+    /// or counting it).
+    ///
+    /// # Errors
+    /// As [`apply_ratings`](Self::apply_ratings); the match then stays
+    /// due, to be tried again.
+    pub(in crate::lobby) async fn settle_ratings(&self, rec: &MatchRecord) -> Result<(), Error> {
         if rec.game.phase() != Phase::MatchOver
             || self.settled.contains(&rec.id)
             || registered_players(rec).next().is_none()
         {
-            return;
+            return Ok(());
         }
-        if let Err(e) = self.apply_ratings(rec).await {
-            tracing::warn!(match_id = %rec.id, error = %e, "match not settled on read");
-        }
+        self.apply_ratings(rec).await.map(drop)
     }
 
     /// Where the registered players of `rec` registered from, per seat

@@ -305,23 +305,32 @@ mod tests {
 
     #[tokio::test]
     async fn every_event_a_match_shows_reads_back_through_the_named_schemas() {
-        let svc = Service::new(Arc::new(MemoryStore::new()), Limits::default()).unwrap();
+        let svc = Arc::new(Service::new(Arc::new(MemoryStore::new()), Limits::default()).unwrap());
+        crate::service::spawn_scheduler(&svc, crate::service::SchedulerOptions::default());
+        let over = |id: String| {
+            let svc = Arc::clone(&svc);
+            async move {
+                while svc.view(&id, None).await.unwrap().game.turn.is_some() {
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                }
+            }
+        };
         let bots = json!({"kind": "bot", "bot": "random"});
         let seed = "09".repeat(32);
-        // Four house bots, played to the end by reading the match.
+        // Four house bots, played to the end by the scheduler.
         let (all_bots, _) = create(
             &svc,
             json!({"rules": {"max_hands": 6}, "seats": [bots, bots, bots, bots], "auto_deal": true, "seed": seed}),
         )
         .await;
-        while svc.view(&all_bots, None).await.unwrap().game.turn.is_some() {}
+        over(all_bots.clone()).await;
         // Abarrotada for three (the Estevet), and a resignation.
         let (three, _) = create(
             &svc,
             json!({"rules": {"variant": "abarrotada3", "max_hands": 6}, "seats": [bots, bots, bots], "auto_deal": true, "seed": seed}),
         )
         .await;
-        while svc.view(&three, None).await.unwrap().game.turn.is_some() {}
+        over(three.clone()).await;
         let (resigned, tokens) = create(
             &svc,
             json!({"rules": {"first_dealer": 0}, "seats": [{"kind": "remote"}, bots, bots, bots], "auto_deal": true, "seed": seed}),
