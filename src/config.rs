@@ -148,6 +148,16 @@ pub struct ServeArgs {
     /// Most hands one match may deal (the cap on its events and size).
     #[arg(long, env = "MAX_HANDS_PER_MATCH", default_value_t = 1000)]
     pub max_hands_per_match: u32,
+    /// The move clock (ms) of a rated match created without one, when a
+    /// person sits at a client seat.
+    #[arg(long, env = "RATED_MOVE_TIMEOUT_MS", default_value_t = 120_000,
+          value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
+    pub rated_move_timeout_ms: u64,
+    /// The move clock (ms) of a rated match created without one, when
+    /// every client seat is a bot player's.
+    #[arg(long, env = "RATED_BOT_MOVE_TIMEOUT_MS", default_value_t = 15_000,
+          value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
+    pub rated_bot_move_timeout_ms: u64,
     /// Most tickets waiting in one queue pool; past it `POST /v1/queue`
     /// (and accepting a party) gets `507 queue_full`.
     #[arg(long, env = "QUEUE_MAX_TICKETS", default_value_t = 100_000)]

@@ -136,6 +136,8 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         hint_threads: args.hint_threads,
         max_hands_per_match: args.max_hands_per_match,
         max_queue_tickets: args.queue_max_tickets.max(1),
+        rated_clock_ms: args.rated_move_timeout_ms,
+        rated_bot_clock_ms: args.rated_bot_move_timeout_ms,
         ..Limits::default()
     };
     let svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;

@@ -133,6 +133,10 @@ impl Service {
         } else {
             None
         };
+        let move_timeout_ms = match req.move_timeout_ms {
+            None if rated.is_some() => Some(self.rated_clock(&seats)),
+            asked => asked,
+        };
         let game = Match::new(req.rules, seed).map_err(|e| Error::InvalidRequest(e.to_string()))?;
         let now = now_ms();
         let id = match req.id {
@@ -145,7 +149,7 @@ impl Service {
             game,
             seats,
             auto_deal: req.auto_deal,
-            move_timeout_ms: req.move_timeout_ms,
+            move_timeout_ms,
             on_timeout: req.on_timeout,
             deadline_ms: None,
             created_ms: now,
@@ -277,6 +281,24 @@ impl Service {
             return Err(Error::ConsentRequired(CONSENT_DETAIL.into()));
         }
         Ok(())
+    }
+
+    /// The move clock of a rated match created without one: the bots'
+    /// clock when every client seat is a bot player's, the people's
+    /// otherwise. A rated match always has a clock, so that a seat that
+    /// stops moving never holds the match (and its rating) forever.
+    fn rated_clock(&self, seats: &[SeatRecord]) -> u64 {
+        let people = seats.iter().any(|s| {
+            s.kind == SeatKind::Remote
+                && s.player
+                    .as_ref()
+                    .is_none_or(|p| p.kind == super::PlayerKind::Human)
+        });
+        if people {
+            self.limits.rated_clock_ms
+        } else {
+            self.limits.rated_bot_clock_ms
+        }
     }
 
     /// What a rated match records at creation: its pool and each seat's

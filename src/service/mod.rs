@@ -91,6 +91,12 @@ pub struct Limits {
     /// Most hands a match may deal, whatever its target: the hard cap on a
     /// match's events and size.
     pub max_hands_per_match: u32,
+    /// The move clock of a rated match created without one, with a person
+    /// at a client seat (ms).
+    pub rated_clock_ms: u64,
+    /// The move clock of a rated match created without one whose client
+    /// seats are all bot players (ms).
+    pub rated_bot_clock_ms: u64,
     /// Most tickets waiting in one queue pool.
     pub max_queue_tickets: usize,
 }
@@ -105,6 +111,8 @@ impl Default for Limits {
             bot_threads: 2,
             hint_threads: 1,
             max_hands_per_match: 1000,
+            rated_clock_ms: 120_000,
+            rated_bot_clock_ms: 15_000,
             max_queue_tickets: 100_000,
         }
     }

@@ -33,6 +33,7 @@ mod play;
 mod players;
 mod queue;
 mod queue_fair;
+mod rated_clock;
 mod ratings;
 mod redis_fleet;
 mod scheduler;

@@ -22,8 +22,8 @@ async fn service(backend: Backend) -> Lobby {
 }
 
 /// A registered player: id and key.
-struct Seated {
-    id: String,
+pub(crate) struct Seated {
+    pub(crate) id: String,
     key: String,
     /// The seat token of its seat in the rated match (empty elsewhere).
     token: String,
@@ -31,12 +31,12 @@ struct Seated {
 
 /// Registers `n` players and creates a rated match of `variant` with them
 /// at the first `n` seats and `random` house bots at the others.
-async fn rated_match(svc: &Lobby, variant: Variant, n: usize) -> (String, Vec<Seated>) {
+pub(crate) async fn rated_match(svc: &Lobby, variant: Variant, n: usize) -> (String, Vec<Seated>) {
     rated_match_with(svc, variant, n, NewMatch::default()).await
 }
 
 /// [`rated_match`] with the clock fields of `clock`.
-async fn rated_match_with(
+pub(crate) async fn rated_match_with(
     svc: &Lobby,
     variant: Variant,
     n: usize,
