@@ -57,6 +57,12 @@ pub struct Metrics {
     /// Requests refused by a rate limit, by `limit` (`ip`, `token`,
     /// `create`, `hint`).
     pub rate_limited: IntCounterVec,
+    /// Due matches the scheduler claimed, by `outcome` (`played`,
+    /// `failed`).
+    pub scheduler_claims: IntCounterVec,
+    /// How late the scheduler claimed a due match: the claim's time less
+    /// the time it was due from.
+    pub scheduler_lateness: HistogramVec,
     /// Other limits reached, by `limit` (`store_full`, `match_too_large`,
     /// `streams_per_ip`, `connections_per_ip`, `body_timeout`,
     /// `bot_pool_busy`, `hint_pool_busy`, `commit_races_lost`).
@@ -150,6 +156,19 @@ impl Metrics {
                 "botifarra_rate_limited_total",
                 "Requests refused with 429 by a rate limit, by limit (ip, token, create, hint).",
                 &["limit"],
+            ),
+            scheduler_claims: counter_vec(
+                &r,
+                "botifarra_scheduler_claims_total",
+                "Due matches (bots, deals, clocks, settling) the scheduler claimed, by outcome (played, failed).",
+                &["outcome"],
+            ),
+            scheduler_lateness: histogram_vec(
+                &r,
+                "botifarra_scheduler_lateness_seconds",
+                "How late the scheduler claimed a due match (claim time less due time).",
+                &[],
+                LATENCY_BUCKETS,
             ),
             limits_hit: counter_vec(
                 &r,

@@ -20,7 +20,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use super::clock::now_ms;
 use super::record::MatchRecord;
-use super::{Error, Service, driver};
+use super::{Error, Service, driver, metrics};
 use crate::rules::Phase;
 use crate::store::DueClaim;
 
@@ -168,13 +168,25 @@ async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
             }
         };
         let full = claims.len() >= room && room > 0;
+        let now = now_ms();
         for claim in claims {
+            let late = now.saturating_sub(claim.due_ms) as f64 / 1000.0;
+            metrics::metrics()
+                .scheduler_lateness
+                .with_label_values::<&str>(&[])
+                .observe(late);
             let Ok(permit) = Arc::clone(&running).acquire_owned().await else {
                 return;
             };
             let svc = Arc::clone(&svc);
             tokio::spawn(async move {
-                if let Err(e) = svc.play_due(&claim).await {
+                let played = svc.play_due(&claim).await;
+                let outcome = if played.is_ok() { "played" } else { "failed" };
+                metrics::metrics()
+                    .scheduler_claims
+                    .with_label_values(&[outcome])
+                    .inc();
+                if let Err(e) = played {
                     tracing::warn!(match_id = %claim.id, error = %e, "due work not played");
                     // Tried again after a pause rather than after the whole
                     // lease (if the store cannot take even this, the lease

@@ -34,6 +34,8 @@ pub const SHARDS: u32 = 16;
 pub struct DueClaim {
     /// The match.
     pub id: String,
+    /// The time it was due from (how late the claim is: now less this).
+    pub due_ms: u64,
     /// The time its entry now holds: the end of the lease. Passed back to
     /// [`settle_due`](super::MatchStore::settle_due).
     pub lease_until_ms: u64,
@@ -83,18 +85,19 @@ impl MemorySchedule {
     /// leased until `now_ms + lease_ms`.
     pub(crate) fn claim(&mut self, now_ms: u64, lease_ms: u64, limit: usize) -> Vec<DueClaim> {
         let until = now_ms.saturating_add(lease_ms.max(1));
-        let due: Vec<String> = self
+        let due: Vec<(u64, String)> = self
             .by_time
             .iter()
             .take_while(|(t, _)| *t <= now_ms)
             .take(limit)
-            .map(|(_, id)| id.clone())
+            .cloned()
             .collect();
         due.into_iter()
-            .map(|id| {
+            .map(|(due_ms, id)| {
                 self.set(&id, until);
                 DueClaim {
                     id,
+                    due_ms,
                     lease_until_ms: until,
                 }
             })
@@ -151,6 +154,7 @@ mod tests {
             got,
             vec![DueClaim {
                 id: "a".into(),
+                due_ms: 10,
                 lease_until_ms: 1020
             }]
         );

@@ -427,6 +427,8 @@ async fn leases_and_never_late(store: Arc<dyn MatchStore>) {
         [("a".to_string(), 2_150)],
         "a moved no later"
     );
+    let a = got.iter().find(|c| c.id == id("a")).unwrap();
+    assert_eq!(a.due_ms, 1_100, "a claim tells when it was due");
     let got = store.claim_due(1_160, 1_000, 100).await.unwrap();
     assert!(claimed(&got, &p).is_empty(), "a is leased, b not due");
 

@@ -21,16 +21,16 @@ pub fn key(name: &str, shard: u32) -> String {
     format!("{name}:{{d{shard}}}")
 }
 
-/// Hands out due members and leases them, in one step.
-/// KEYS: the set. ARGV: now, lease end, limit.
+/// Hands out due members (with the times they were due from) and leases
+/// them, in one step. KEYS: the set. ARGV: now, lease end, limit.
 static CLAIM: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
-for _, id in ipairs(ids) do
-  redis.call('ZADD', KEYS[1], ARGV[2], id)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, ARGV[3])
+for i = 1, #due, 2 do
+  redis.call('ZADD', KEYS[1], ARGV[2], due[i])
 end
-return ids
+return due
 ",
     )
 });
@@ -91,7 +91,7 @@ pub(super) async fn claim(
         if out.len() >= limit {
             break;
         }
-        let ids: Vec<String> = CLAIM
+        let due: Vec<(String, f64)> = CLAIM
             .key(key(name, (start + i) % SHARDS))
             .arg(now_ms)
             .arg(until)
@@ -99,8 +99,10 @@ pub(super) async fn claim(
             .invoke_async(&mut conn)
             .await
             .map_err(unavailable)?;
-        out.extend(ids.into_iter().map(|id| DueClaim {
+        out.extend(due.into_iter().map(|(id, due)| DueClaim {
             id,
+            // Scores are whole milliseconds, exact in a double.
+            due_ms: due as u64,
             lease_until_ms: until,
         }));
     }
