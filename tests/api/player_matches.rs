@@ -230,7 +230,86 @@ async fn a_fresh_player_stream_opens_with_its_ongoing_matches(backend: Backend) 
     assert!(r.get("ongoing").is_none(), "{r}");
 }
 
+async fn another_instance_lists_the_match_and_its_end(backend: Backend) {
+    let apps = crate::app::instances(backend).await;
+    let (one, other) = (&apps[0], apps.last().unwrap());
+    let p = register(one, "roamer", "bot").await;
+    let id = create_at(one, &p, 0, 1).await;
+    let r = other.get("/v1/players/me/matches", Some(&p.key)).await;
+    assert_eq!(ids(r.json["matches"].as_array().unwrap()), [&id]);
+    assert_eq!(r.json["matches"][0]["over"], false);
+    one.finish_match(&id, &p.key).await;
+    for _ in 0..100 {
+        let r = other
+            .get("/v1/players/me/matches?status=finished", Some(&p.key))
+            .await;
+        if ids(r.json["matches"].as_array().unwrap()) == [&id] {
+            let r = other
+                .get("/v1/players/me/matches?status=ongoing", Some(&p.key))
+                .await;
+            assert_eq!(r.json["matches"], json!([]));
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the finished match is not listed as finished");
+}
+
+async fn a_rated_challenge_is_listed_for_each_of_its_players(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let mut p = Vec::new();
+    for name in ["ana", "bet", "cai"] {
+        p.push(register(&app, name, "human").await);
+    }
+    let body = json!({"variant": "abarrotada", "rated": true, "opponents": [p[1].id, p[2].id], "fill_with": "random"});
+    let r = app.post("/v1/challenges", Some(&p[0].key), body).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json["challenge_id"].as_str().unwrap().to_string();
+    for who in &p[1..] {
+        let path = format!("/v1/challenges/{id}/accept");
+        let r = app
+            .send(reqwest::Method::POST, &path, Some(&who.key), None, &[])
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let mut seats = Vec::new();
+    for who in &p {
+        // A house bot may move meanwhile: compare a row and a view of one
+        // version.
+        for _ in 0..50 {
+            let r = app.get("/v1/players/me/matches", Some(&who.key)).await;
+            let view = app.get(&format!("/v1/matches/{id}"), None).await.json;
+            let rows = r.json["matches"].as_array().unwrap();
+            assert_eq!(ids(rows), [&id], "{}", r.text);
+            let m = &rows[0];
+            if m["version"] != view["version"] {
+                continue;
+            }
+            let rated = (m["rated"].as_bool(), m["variant"].as_str());
+            assert_eq!(rated, (Some(true), Some("abarrotada")));
+            let seat = m["seat"].as_u64().unwrap();
+            assert_eq!(
+                view["seats"][seat as usize]["player"]["id"],
+                who.id.as_str()
+            );
+            assert_eq!(m["turn"], view["turn"]);
+            assert_eq!(m["your_turn"], json!(view["turn"].as_u64() == Some(seat)));
+            seats.push(seat);
+            break;
+        }
+    }
+    seats.sort();
+    seats.dedup();
+    assert_eq!(
+        seats.len(),
+        3,
+        "each player its own seat, read at one version"
+    );
+}
+
 both_stores!(
+    a_rated_challenge_is_listed_for_each_of_its_players,
+    another_instance_lists_the_match_and_its_end,
     the_list_shows_ongoing_then_finished_matches_a_page_at_a_time,
     the_list_refuses_a_missing_key_and_bad_queries,
     a_restarted_bot_finds_its_match_and_plays_it,
