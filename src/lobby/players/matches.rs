@@ -7,8 +7,8 @@
 //! again when the scheduler settles it, so that a match whose start was
 //! never heard of is listed all the same). Both writes are idempotent.
 //! Reading a page reads each listed match through the service, a pure
-//! read: what a page shows is the match as stored now. House players have
-//! no list.
+//! read: what a page shows is the match as stored now. The finished list
+//! keeps a player's newest [`FINISHED_KEPT`]. House players have no list.
 
 use super::super::Lobby;
 use super::super::core::LobbyCore;
@@ -17,6 +17,9 @@ use crate::service::{Error, MatchRecord};
 
 /// The most matches one page lists.
 pub const MAX_MATCHES_PAGE: usize = 100;
+
+/// How many finished matches a player's list keeps: the newest.
+pub const FINISHED_KEPT: usize = 500;
 
 /// The index of `player`'s ongoing matches.
 fn ongoing_index(player: &str) -> String {
@@ -119,6 +122,9 @@ impl LobbyCore {
                     .await?;
                 self.store()
                     .index_remove(&ongoing_index(&p.id), &entry)
+                    .await?;
+                self.store()
+                    .index_keep(&finished_index(&p.id), FINISHED_KEPT)
                     .await?;
             } else {
                 self.store()
