@@ -13,6 +13,7 @@ mod app;
 mod lobby_client;
 mod logs;
 mod raw;
+mod tapped_store;
 
 mod browser;
 mod challenge_caps;
@@ -31,6 +32,7 @@ mod normalized;
 mod openapi;
 mod play;
 mod player_matches;
+mod player_matches_repair;
 mod players;
 mod queue;
 mod queue_fair;
