@@ -213,7 +213,32 @@ async fn a_seats_state_shows_only_its_own_cards(backend: Backend) {
     assert_eq!((frames[0].0, frames[0].1.as_str()), (2, "hand_dealt"));
 }
 
+async fn a_finished_matchs_stream_with_state_sends_the_state_and_ends(backend: Backend) {
+    let app = spawn_app(backend).await;
+    let seats = json!([{"kind": "remote"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]);
+    let body = json!({"rules": {"first_dealer": 0, "max_hands": 1}, "seats": seats});
+    let (id, tokens) = app.create(body).await;
+    let token = tokens[0].clone().unwrap();
+    app.finish_match(&id, &token).await;
+    let view = app
+        .get(&format!("/v1/matches/{id}"), Some(&token))
+        .await
+        .json;
+    let resp = open_with_state(&app, &id, Some(&token)).await;
+    let body = tokio::time::timeout(Duration::from_secs(10), resp.text())
+        .await
+        .expect("the stream ends")
+        .unwrap();
+    let last = view["last_seq"].as_u64().unwrap();
+    let head = format!("id: {last}\nevent: state\ndata: ");
+    let data = body.strip_prefix(&head).expect(&body);
+    let data = data.strip_suffix("\n\n").expect("one event, then the end");
+    assert!(!data.contains('\n'), "one event: {body}");
+    assert_eq!(serde_json::from_str::<Value>(data).unwrap(), view);
+}
+
 both_stores!(
+    a_finished_matchs_stream_with_state_sends_the_state_and_ends,
     the_state_and_the_events_after_it_have_no_gap_while_moves_are_made,
     a_seats_state_shows_only_its_own_cards,
 );
