@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(players::handlers::rotate_key)
         .service(players::handlers::revoke_key)
         .service(players::handlers::events)
+        .service(players::matches::my_matches)
         .service(players::handlers::profile)
         .service(ratings::handlers::player_ratings)
         .service(ratings::handlers::leaderboard)

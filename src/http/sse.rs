@@ -66,7 +66,7 @@ const KEEP_ALIVE: &str = ": keep-alive\n\n";
 /// One event to send: its number, its type and its JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame {
-    seq: u64,
+    seq: Option<u64>,
     kind: String,
     data: String,
 }
@@ -76,7 +76,7 @@ impl Frame {
     /// `body`'s `type`, `event` without one), sent as `view` shows it.
     pub fn of(seq: u64, body: &Value, view: &impl Serialize) -> Frame {
         Frame {
-            seq,
+            seq: Some(seq),
             kind: body
                 .get("type")
                 .and_then(Value::as_str)
@@ -86,13 +86,24 @@ impl Frame {
         }
     }
 
-    /// Appends the event's `id:`, `event:` and `data:` lines to `out`.
+    /// An event of type `kind` sent as `view` shows it, numbered `seq`
+    /// (a client resuming after it gets the events after `seq`), or
+    /// unnumbered (it leaves the client's `Last-Event-ID` as it was).
+    pub fn opening(seq: Option<u64>, kind: &str, view: &impl Serialize) -> Frame {
+        Frame {
+            seq,
+            kind: kind.to_string(),
+            data: serde_json::to_string(view).unwrap_or_default(),
+        }
+    }
+
+    /// Appends the event's `id:` (if numbered), `event:` and `data:` lines
+    /// to `out`.
     fn write_to(&self, out: &mut String) {
-        let _ = write!(
-            out,
-            "id: {}\nevent: {}\ndata: {}\n\n",
-            self.seq, self.kind, self.data
-        );
+        if let Some(seq) = self.seq {
+            let _ = writeln!(out, "id: {seq}");
+        }
+        let _ = write!(out, "event: {}\ndata: {}\n\n", self.kind, self.data);
     }
 }
 
@@ -161,6 +172,8 @@ struct Follow<F> {
     slot: StreamSlot,
     /// Waits for the events after a number.
     next: F,
+    /// Events to send before the first wait (see [`Frame::opening`]).
+    first: Vec<Frame>,
     /// The number of the last event sent.
     after: u64,
     /// The event type after which the stream ends, if any.
@@ -174,6 +187,10 @@ impl<F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError>> Follow<F> {
     /// The next chunk of the stream: the events of one wait, a keep-alive
     /// comment when it brought none, or the final `error` event.
     async fn chunk(&mut self) -> String {
+        if !self.first.is_empty() {
+            let first = std::mem::take(&mut self.first);
+            return self.frames(first);
+        }
         let waited = (self.next)(self.after).await;
         // A key revoked or rotated during the wait ends the stream before
         // anything the wait brought is sent.
@@ -189,28 +206,44 @@ impl<F: AsyncFnMut(u64) -> Result<Vec<Frame>, ApiError>> Follow<F> {
                 error_event(&e, self.lang)
             }
             Ok(frames) if frames.is_empty() => KEEP_ALIVE.to_string(),
-            Ok(frames) => {
-                let mut out = String::new();
-                for frame in frames {
-                    self.done |= self.last_kind == Some(frame.kind.as_str());
-                    frame.write_to(&mut out);
-                    self.after = frame.seq;
-                }
-                out
+            Ok(frames) => self.frames(frames),
+        }
+    }
+
+    /// `frames` as the stream sends them, noting the last number sent and
+    /// whether the stream ends.
+    fn frames(&mut self, frames: Vec<Frame>) -> String {
+        let mut out = String::new();
+        for frame in frames {
+            self.done |= self.last_kind == Some(frame.kind.as_str());
+            frame.write_to(&mut out);
+            if let Some(seq) = frame.seq {
+                self.after = seq;
             }
         }
+        out
     }
 }
 
-/// The `200` answer that streams, from event `after` on, the events
-/// `next` waits for (up to [`HEARTBEAT_MS`], at most [`PAGE`] at a time),
-/// holding `slot` while it lives. It ends after an event of type
-/// `last_kind`, or after the `error` event of a failed wait (in `lang`),
-/// or of the key `slot` was opened with, no longer current.
+/// Where a stream starts: the events it opens with (sent at once), then
+/// the events after number `after`.
+pub struct Start {
+    /// Sent first, without a wait.
+    pub first: Vec<Frame>,
+    /// The number after which the waited-for events start (a numbered
+    /// event of `first` moves it on).
+    pub after: u64,
+}
+
+/// The `200` answer that streams `start.first`, then, after `start.after`,
+/// the events `next` waits for (up to [`HEARTBEAT_MS`], at most [`PAGE`]
+/// at a time), holding `slot` while it lives. It ends after an event of
+/// type `last_kind`, or after the `error` event of a failed wait (in
+/// `lang`), or of the key `slot` was opened with, no longer current.
 pub fn respond<F>(
     slot: StreamSlot,
     lang: Lang,
-    after: u64,
+    start: Start,
     last_kind: Option<&'static str>,
     next: F,
 ) -> HttpResponse
@@ -220,7 +253,8 @@ where
     let follow = Follow {
         slot,
         next,
-        after,
+        first: start.first,
+        after: start.after,
         last_kind,
         lang,
         done: false,
@@ -253,6 +287,9 @@ mod tests {
         assert_eq!(out, "id: 3\nevent: hand_dealt\ndata: {\"seq\":3}\n\n");
         let untyped = Frame::of(4, &json!({}), &json!({"seq": 4}));
         assert_eq!(untyped.kind, "event");
+        let mut out = String::new();
+        Frame::opening(None, "matches", &json!({"type": "matches"})).write_to(&mut out);
+        assert_eq!(out, "event: matches\ndata: {\"type\":\"matches\"}\n\n");
     }
 
     #[test]

@@ -81,11 +81,20 @@ impl LobbyCore {
         }
     }
 
+    /// [`list_match`](LobbyCore::list_match), a failure logged: the
+    /// scheduler lists a finished match again when it settles it.
+    async fn list_logged(&self, rec: &MatchRecord) {
+        if let Err(e) = self.list_match(rec).await {
+            tracing::warn!(match_id = %rec.id, error = %e, "match not listed");
+        }
+    }
+
     /// A finished match: every player has it counted, once (with its
     /// rating when rated; see `ratings/apply.rs`), then hears so.
     async fn match_over(&self, rec: &MatchRecord) {
         // A failure is logged there; the scheduler settles what is
         // missing (the finished match stays due until it is settled).
+        self.list_logged(rec).await;
         let (changes, _) = self.apply_each(rec).await;
         let view = rec.game.view(None);
         let winner = serde_json::to_value(view.winner).unwrap_or_default();
@@ -122,9 +131,10 @@ impl Hooks for LobbyCore {
         Ok(self.load_player(id).await?.map(|(_, p)| p.rating_in(pool)))
     }
 
-    /// Tells the match's players it started, then what
-    /// [`committed`](Hooks::committed) tells.
+    /// Lists the match among its players' matches, tells them it
+    /// started, then what [`committed`](Hooks::committed) tells.
     async fn started(&self, rec: &MatchRecord) {
+        self.list_logged(rec).await;
         for (seat, s) in rec.seats.iter().enumerate() {
             if let Some(p) = &s.player {
                 let event = PlayerEvent::MatchStarted {
@@ -167,6 +177,7 @@ impl Hooks for LobbyCore {
     }
 
     async fn settle(&self, rec: &MatchRecord) -> Result<(), Error> {
+        self.list_match(rec).await?;
         self.settle_ratings(rec).await
     }
 }

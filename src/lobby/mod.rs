@@ -34,7 +34,10 @@ use store::LobbyStore;
 
 pub use challenges::{ChallengeList, ChallengeView, NewChallenge};
 pub use core::LobbyCore;
-pub use players::{NewPlayer, PlayerEventsPage, Registered, seconds_to_next_day};
+pub use players::{
+    MAX_MATCHES_PAGE, MatchesFilter, NewPlayer, PlayerEventsPage, PlayerMatch, PlayerMatchesPage,
+    Registered, seconds_to_next_day,
+};
 pub use ratings::{
     BoardPage, BoardRow, DAY_MS, MAX_BOARD_PAGE, SAME_OPPONENT_PER_DAY, leaderboard_entry,
     leaderboard_id, leaderboard_index, played_enough, rated_games,

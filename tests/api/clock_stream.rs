@@ -69,7 +69,7 @@ async fn expired_clock_with_forfeit_forfeits_the_hand(backend: Backend) {
 }
 
 /// Reads server-sent events until `n` events arrived; returns (id, type, data).
-async fn read_sse(resp: reqwest::Response, n: usize) -> Vec<(u64, String, Value)> {
+pub async fn read_sse(resp: reqwest::Response, n: usize) -> Vec<(u64, String, Value)> {
     let mut stream = resp.bytes_stream();
     let mut buf = String::new();
     let mut out = Vec::new();
@@ -77,7 +77,7 @@ async fn read_sse(resp: reqwest::Response, n: usize) -> Vec<(u64, String, Value)
         let chunk = tokio::time::timeout(Duration::from_secs(10), stream.next())
             .await
             .expect("an event within 10 s")
-            .expect("the stream goes on")
+            .unwrap_or_else(|| panic!("the stream goes on: {buf} {out:?}"))
             .expect("a chunk");
         buf.push_str(std::str::from_utf8(&chunk).unwrap());
         while let Some(end) = buf.find("\n\n") {

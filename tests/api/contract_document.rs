@@ -104,6 +104,7 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/players/me",
         "/v1/players/me/key",
         "/v1/players/me/events",
+        "/v1/players/me/matches",
         "/v1/challenges",
         "/v1/challenges/{id}",
         "/v1/challenges/{id}/accept",

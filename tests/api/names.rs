@@ -2,93 +2,28 @@
 //! whoever gives them (a player registering, a match's or a table's seat,
 //! a joiner and its partner).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
-
-use async_trait::async_trait;
-use botifarra::lobby::store::{Doc, LobbyStore, Snapshot, StoreError};
+use botifarra::lobby::store::Doc;
 use reqwest::StatusCode;
 use serde_json::json;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::app::{Backend, lobby_over, lobby_store_for, spawn_lobby_app, spawn_service, unlimited};
 use crate::backends::both_stores;
 use crate::lobby_client::{create_table, four_open, join};
-
-/// A lobby store that counts the players written to it.
-struct CountingPlayers {
-    inner: Arc<dyn LobbyStore>,
-    players: AtomicUsize,
-}
-
-#[async_trait]
-impl LobbyStore for CountingPlayers {
-    async fn insert(
-        &self,
-        doc: Doc,
-        id: &str,
-        state: &str,
-        ttl: Option<Duration>,
-    ) -> Result<bool, StoreError> {
-        if doc == Doc::Player {
-            self.players.fetch_add(1, Ordering::SeqCst);
-        }
-        self.inner.insert(doc, id, state, ttl).await
-    }
-    async fn get(&self, doc: Doc, id: &str) -> Result<Option<Snapshot>, StoreError> {
-        self.inner.get(doc, id).await
-    }
-    async fn replace(
-        &self,
-        doc: Doc,
-        id: &str,
-        expected: u64,
-        state: &str,
-        ttl: Option<Duration>,
-    ) -> Result<bool, StoreError> {
-        self.inner.replace(doc, id, expected, state, ttl).await
-    }
-    async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError> {
-        self.inner.index_add(index, entry).await
-    }
-    async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError> {
-        self.inner.index_remove(index, entry).await
-    }
-    async fn index_page(
-        &self,
-        index: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<String>, StoreError> {
-        self.inner.index_page(index, after, limit).await
-    }
-    async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
-        self.inner.push_event(player, event).await
-    }
-    async fn events_after(
-        &self,
-        player: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<(Vec<(u64, String)>, u64), StoreError> {
-        self.inner.events_after(player, after, limit).await
-    }
-    async fn wait_events(
-        &self,
-        player: &str,
-        after: u64,
-        timeout: Duration,
-    ) -> Result<u64, StoreError> {
-        self.inner.wait_events(player, after, timeout).await
-    }
-}
+use crate::tapped_store::TappedStore;
 
 async fn a_deceiving_name_registers_no_player(backend: Backend) {
-    let counted = Arc::new(CountingPlayers {
-        inner: lobby_store_for(backend).await,
-        players: AtomicUsize::new(0),
+    // Counts the players written.
+    let players = Arc::new(AtomicUsize::new(0));
+    let mut counted = TappedStore::over(lobby_store_for(backend).await);
+    let count = Arc::clone(&players);
+    counted.on_insert = Box::new(move |doc| {
+        if doc == Doc::Player {
+            count.fetch_add(1, Ordering::SeqCst);
+        }
     });
-    let lobby = lobby_over(backend, Arc::clone(&counted) as _).await;
+    let lobby = lobby_over(backend, Arc::new(counted)).await;
     let app = spawn_service(lobby, unlimited());
     for (name, says) in [
         ("\u{3164}", "a name needs a visible character"),
@@ -108,11 +43,7 @@ async fn a_deceiving_name_registers_no_player(backend: Backend) {
         assert!(detail.contains(says), "{name:?}: {detail}");
         assert!(r.json.get("api_key").is_none());
     }
-    assert_eq!(
-        counted.players.load(Ordering::SeqCst),
-        0,
-        "no player was written"
-    );
+    assert_eq!(players.load(Ordering::SeqCst), 0, "no player was written");
     let ok = app
         .post(
             "/v1/players",
@@ -121,7 +52,7 @@ async fn a_deceiving_name_registers_no_player(backend: Backend) {
         )
         .await;
     assert_eq!(ok.status, StatusCode::CREATED, "{}", ok.text);
-    assert_eq!(counted.players.load(Ordering::SeqCst), 1);
+    assert_eq!(players.load(Ordering::SeqCst), 1);
 }
 
 async fn a_decomposed_name_is_stored_composed(backend: Backend) {

@@ -55,6 +55,7 @@ fn every_operation_is_described_and_actions_declare_the_seat_token() {
         "/v1/players/me",
         "/v1/players/me/key",
         "/v1/players/me/events",
+        "/v1/players/me/matches",
         "/v1/players/{id}",
         "/v1/tables",
         "/v1/tables/{id}",

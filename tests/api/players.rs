@@ -222,7 +222,11 @@ async fn the_player_stream_is_served_as_server_sent_events(backend: Backend) {
             .unwrap();
         text.push_str(&String::from_utf8_lossy(&chunk));
     }
-    assert!(text.starts_with("id: 1\nevent: match_started\n"), "{text}");
+    // A fresh connect opens with the ongoing matches (unnumbered), then
+    // the kept events from the first.
+    let (opening, rest) = text.split_once("\n\n").unwrap();
+    assert!(opening.starts_with("event: matches\ndata: {"), "{text}");
+    assert!(rest.starts_with("id: 1\nevent: match_started\n"), "{text}");
     // Resumed after event 1: the next event is number 2.
     let resp = app
         .client

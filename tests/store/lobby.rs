@@ -100,6 +100,26 @@ async fn indexes_page_in_text_order(store: Arc<dyn LobbyStore>) {
     );
 }
 
+async fn an_index_keeps_its_first_entries(store: Arc<dyn LobbyStore>) {
+    let index = fresh("keep:");
+    for e in ["e", "b", "a", "d", "c"] {
+        store.index_add(&index, e).await.unwrap();
+    }
+    store.index_keep(&index, 3).await.unwrap();
+    assert_eq!(
+        store.index_page(&index, None, 10).await.unwrap(),
+        ["a", "b", "c"]
+    );
+    store.index_keep(&index, 5).await.unwrap();
+    assert_eq!(
+        store.index_page(&index, None, 10).await.unwrap(),
+        ["a", "b", "c"]
+    );
+    store.index_keep(&index, 0).await.unwrap();
+    assert!(store.index_page(&index, None, 10).await.unwrap().is_empty());
+    store.index_keep(&fresh("none:"), 1).await.unwrap();
+}
+
 async fn player_events_are_numbered_capped_and_resumable(store: Arc<dyn LobbyStore>) {
     let p = fresh("p");
     assert_eq!(store.events_after(&p, 0, 10).await.unwrap(), (vec![], 0));
@@ -146,6 +166,7 @@ both_stores!(
     concurrent_replaces_of_one_version_apply_once,
     documents_expire_after_their_ttl,
     indexes_page_in_text_order,
+    an_index_keeps_its_first_entries,
     player_events_are_numbered_capped_and_resumable,
     a_push_wakes_a_waiter,
 );

@@ -14,7 +14,7 @@ use crate::http::middleware::extract::{Bearer, JsonBytes, header_or_query_token,
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
 use crate::rules::view::HistoryView;
-use crate::service::Service;
+use crate::service::{Error, Service};
 
 /// Query of `GET …/events`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -33,6 +33,9 @@ pub struct EventsQuery {
     /// The seat token, for clients that cannot send `Authorization` (RFC 6750
     /// §2.3); never together with the header. Prefer the header elsewhere.
     pub access_token: Option<String>,
+    /// Answer with the caller's view as `state` too, and the events after
+    /// its `last_seq` (never together with `after`).
+    pub with_state: Option<bool>,
 }
 
 /// Query of `GET …/legal-moves`.
@@ -135,6 +138,10 @@ pub async fn legal_moves(
 }
 
 /// Events after `after`, as the caller may see them; a long poll with `wait_ms`.
+///
+/// With `with_state=true` the answer holds the caller's view as `state`
+/// and the events numbered after the view's `last_seq`: view and events
+/// without a gap between them.
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id"), EventsQuery),
@@ -155,16 +162,24 @@ pub async fn events(
 ) -> Result<HttpResponse, ApiError> {
     let limit = q.limit.unwrap_or(svc.limits().max_events_page);
     let token = header_or_query_token(bearer, q.access_token.as_deref())?;
+    let state = match q.with_state {
+        Some(true) if q.after.is_some() => {
+            return Err(Error::InvalidRequest(
+                "with_state answers the events after the state: leave out after".into(),
+            )
+            .into());
+        }
+        // The view and its event number come from one read of the match.
+        Some(true) => Some(svc.view(&id, token.as_deref()).await?),
+        _ => None,
+    };
+    let after = state.as_ref().map_or(q.after.unwrap_or(0), |v| v.last_seq);
     let page = svc
-        .events(
-            &id,
-            token.as_deref(),
-            q.after.unwrap_or(0),
-            q.wait_ms.unwrap_or(0),
-            limit,
-        )
+        .events(&id, token.as_deref(), after, q.wait_ms.unwrap_or(0), limit)
         .await?;
-    Ok(HttpResponse::Ok().json(EventsPage::from(page)))
+    let mut page = EventsPage::from(page);
+    page.state = state.map(MatchView::from);
+    Ok(HttpResponse::Ok().json(page))
 }
 
 /// The full record: every hand's deal, calls, tricks and score. A hand's

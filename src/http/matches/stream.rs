@@ -6,12 +6,12 @@ use actix_web::{HttpRequest, HttpResponse, get};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::wire::EventsPage;
+use super::wire::{EventsPage, MatchView};
 use crate::http::middleware::extract::{Bearer, header_or_query_token};
 use crate::http::problem::{ApiError, Lang, Problem};
 use crate::http::sse::{self, Frame, SseEvent};
 use crate::rules::Phase;
-use crate::service::Service;
+use crate::service::{Error, Service};
 
 /// Query of `GET …/stream`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -24,6 +24,11 @@ pub struct StreamQuery {
     /// The seat token, for `EventSource`, which cannot send `Authorization`
     /// (RFC 6750 §2.3); never together with the header.
     pub access_token: Option<String>,
+    /// Open with the caller's view (a `state` event numbered with the
+    /// view's `last_seq`), then the events after it. Only on a fresh
+    /// connect: a resume with `Last-Event-ID` gets the events after it;
+    /// never together with `after`.
+    pub with_state: Option<bool>,
 }
 
 /// The match's events as `text/event-stream`: each event's `id` is its
@@ -32,6 +37,11 @@ pub struct StreamQuery {
 /// the match never made is refused with `400`. The stream ends after
 /// `match_over`; resumed at the end of a finished match it answers `204`,
 /// which tells an `EventSource` to stop reconnecting.
+///
+/// With `with_state=true` a fresh connect opens with a `state` event: the
+/// caller's view (as `GET /v1/matches/{id}` shows it, redacted for its
+/// seat), whose `id` is the view's `last_seq`, read in one read of the
+/// match; the events numbered after it follow, none missed, none twice.
 #[utoipa::path(
     tag = "matches",
     params(
@@ -57,25 +67,44 @@ pub async fn stream_events(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let last_event_id = sse::last_event_id(&req)?;
-    let after = last_event_id.or(q.after).unwrap_or(0);
     let token = header_or_query_token(bearer, q.access_token.as_deref())?;
+    let with_state = q.with_state.unwrap_or(false) && last_event_id.is_none();
+    if with_state && q.after.is_some() {
+        return Err(Error::InvalidRequest(
+            "with_state opens with the state and the events after it: leave out after".into(),
+        )
+        .into());
+    }
     let slot = sse::open_stream_slot(&req)?;
     // Check the match, the token and the resume point before the stream
     // starts: an event the match never made is refused with `400`.
-    let phase = svc.view(&id, token.as_deref()).await?.game.phase;
-    let first = svc.events(&id, token.as_deref(), after, 0, 1).await?;
-    // Resuming at the end of a finished match: nothing will ever come.
-    if phase == Phase::MatchOver && first.events.is_empty() {
-        return Ok(HttpResponse::NoContent()
-            .insert_header(("Cache-Control", "no-cache"))
-            .finish());
-    }
+    let view = svc.view(&id, token.as_deref()).await?;
+    let over = view.game.phase == Phase::MatchOver;
+    let (start, last_kind) = if with_state {
+        // The view and its event number come from one read of the match.
+        let after = view.last_seq;
+        let first = vec![Frame::opening(Some(after), "state", &MatchView::from(view))];
+        // The state of a finished match is all there is to send.
+        let last = if over { "state" } else { "match_over" };
+        (sse::Start { first, after }, last)
+    } else {
+        let after = last_event_id.or(q.after).unwrap_or(0);
+        let first = svc.events(&id, token.as_deref(), after, 0, 1).await?;
+        // Resuming at the end of a finished match: nothing will ever come.
+        if over && first.events.is_empty() {
+            return Ok(HttpResponse::NoContent()
+                .insert_header(("Cache-Control", "no-cache"))
+                .finish());
+        }
+        let first = Vec::new();
+        (sse::Start { first, after }, "match_over")
+    };
     let (svc, id) = (svc.into_inner(), id.into_inner());
     Ok(sse::respond(
         slot,
         Lang::of(&req),
-        after,
-        Some("match_over"),
+        start,
+        Some(last_kind),
         async move |after| {
             let page = svc
                 .events(&id, token.as_deref(), after, sse::HEARTBEAT_MS, sse::PAGE)

@@ -271,6 +271,11 @@ pub struct EventsPage {
     /// The number of the last event of the match: the `after` of the next
     /// request.
     pub last_seq: u64,
+    /// With `with_state=true`: the caller's view, from the same read of
+    /// the match as the events, which are those numbered after its
+    /// `last_seq`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<MatchView>,
 }
 
 impl From<service::EventsPage> for EventsPage {
@@ -294,6 +299,7 @@ impl From<service::EventsPage> for EventsPage {
                 )
                 .collect(),
             last_seq,
+            state: None,
         }
     }
 }
@@ -318,7 +324,7 @@ pub struct SeatInfo {
 }
 
 /// A match as one seat (or a spectator) sees it.
-#[derive(Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct MatchView {
     /// The match id.
     pub match_id: String,

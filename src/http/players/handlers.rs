@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, delete, get, post};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::matches::ongoing;
 use super::wire::{ApiKey, CreatePlayer, Player, PlayerEventsPage, Registered};
 use crate::http::middleware::extract::{
     Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
@@ -143,7 +144,8 @@ pub async fn profile(lobby: Data<Lobby>, id: Path<String>) -> Result<HttpRespons
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PlayerEventsQuery {
-    /// Events numbered after this (default 0; `Last-Event-ID` wins on a stream).
+    /// Events numbered after this (default 0; `Last-Event-ID` wins on a
+    /// stream). Without it (or 0) the answer opens with the ongoing matches.
     pub after: Option<u64>,
     /// Long poll: wait up to this long for an event (default 0, at most 30000).
     pub wait_ms: Option<u64>,
@@ -162,6 +164,12 @@ pub struct PlayerEventsQuery {
 /// `wait_ms`), or, with `Accept: text/event-stream`, as server-sent
 /// events whose `id` is the event's `seq` (resume with `Last-Event-ID`).
 /// A stream keeps the latest 256 events per player.
+///
+/// A fresh connect (no `after`, or `after=0`; for a stream, no
+/// `Last-Event-ID`) opens with the player's ongoing matches: the long poll
+/// answers them as `ongoing`; the stream sends first an unnumbered event
+/// `matches` (`{"type":"matches","ongoing":[...],"next":…,"last_seq":n}`,
+/// no `id`, so resumption is unchanged), then the kept events as before.
 #[utoipa::path(
     tag = "players",
     operation_id = "player_events",
@@ -189,6 +197,8 @@ pub async fn events(
     let key = player_key(header_or_query_token(bearer, q.access_token.as_deref())?)?;
     let (_, player) = lobby.core().authenticate(&key).await?;
     let limit = q.limit.unwrap_or(lobby.service().limits().max_events_page);
+    // A fresh connect (no resume point) opens with the ongoing matches.
+    let fresh = q.after.unwrap_or(0) == 0;
     if !wants_stream(&req) {
         let page = lobby
             .events(
@@ -202,16 +212,28 @@ pub async fn events(
         if q.wait_ms.unwrap_or(0) > 0 && !page.events.is_empty() {
             lobby.core().authenticate(&key).await?;
         }
-        return Ok(HttpResponse::Ok().json(PlayerEventsPage::from(page)));
+        let mut page = PlayerEventsPage::from(page);
+        if fresh {
+            page.ongoing = Some(ongoing(&lobby, &player.id, page.last_seq).await?.ongoing);
+        }
+        return Ok(HttpResponse::Ok().json(page));
     }
     let last_event_id = sse::last_event_id(&req)?;
     let slot = sse::open_stream_slot(&req)?;
     let after = last_event_id.or(q.after).unwrap_or(0);
+    let mut first = Vec::new();
+    if fresh && last_event_id.is_none() {
+        // Read the last event's number before the list: whatever the list
+        // misses comes after it, on the stream.
+        let last_seq = lobby.events(&player.id, 0, 0, 1).await?.last_seq;
+        let opening = ongoing(&lobby, &player.id, last_seq).await?;
+        first.push(Frame::opening(None, "matches", &opening));
+    }
     let (lobby, id) = (lobby.into_inner(), player.id);
     Ok(sse::respond(
         slot,
         Lang::of(&req),
-        after,
+        sse::Start { first, after },
         None,
         // The stream checks the key after every wait (see `sse`).
         async move |after| {

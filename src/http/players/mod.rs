@@ -1,5 +1,6 @@
 //! Players: registering them, their API keys and profiles, and a player's
 //! event stream, as a long poll or as server-sent events ([`handlers`]);
+//! a player's list of matches ([`matches`]);
 //! their request and response types ([`wire`]).
 //!
 //! Imports: the shared parts of `http` and the lobby; no other domain.
@@ -8,4 +9,5 @@
 //! `PoolRating`.
 
 pub mod handlers;
+pub mod matches;
 pub mod wire;

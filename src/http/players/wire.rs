@@ -213,6 +213,10 @@ pub struct PlayerEventsPage {
     pub events: Vec<PlayerEventView>,
     /// The number of the player's last event.
     pub last_seq: u64,
+    /// On a fresh poll (no `after`, or `after=0`): the player's ongoing
+    /// matches, read after `last_seq` (newest first, at most 100).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ongoing: Option<Vec<super::matches::PlayerMatch>>,
 }
 
 impl From<lobby::PlayerEventsPage> for PlayerEventsPage {
@@ -224,6 +228,7 @@ impl From<lobby::PlayerEventsPage> for PlayerEventsPage {
                 .map(|(seq, body)| PlayerEventView { seq, body })
                 .collect(),
             last_seq,
+            ongoing: None,
         }
     }
 }

@@ -10,11 +10,13 @@
 
 mod caps;
 mod events;
+mod matches;
 mod ops;
 mod record;
 
 pub use caps::seconds_to_next_day;
 pub use events::PlayerEvent;
+pub use matches::{MAX_MATCHES_PAGE, MatchesFilter, PlayerMatch, PlayerMatchesPage};
 pub use ops::{NewPlayer, PlayerEventsPage, Registered};
 pub use record::{
     APPLIED_KEPT, COUNTED_KEPT, PlayerRating, PlayerRecord, house_player, key_player,

@@ -144,6 +144,15 @@ impl LobbyStore for MemoryLobbyStore {
         Ok(())
     }
 
+    async fn index_keep(&self, index: &str, keep: usize) -> Result<(), StoreError> {
+        if let Some(set) = self.lock().indexes.get_mut(index) {
+            while set.len() > keep {
+                set.pop_last();
+            }
+        }
+        Ok(())
+    }
+
     async fn index_page(
         &self,
         index: &str,

@@ -148,6 +148,30 @@ pub trait LobbyStore: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<String>, StoreError>;
 
+    /// Keeps only the first `keep` entries of `index` (in text order),
+    /// removing the rest.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn index_keep(&self, index: &str, keep: usize) -> Result<(), StoreError> {
+        let last_kept = match keep {
+            0 => None,
+            _ => match self.index_page(index, None, keep).await?.pop() {
+                Some(last) => Some(last),
+                None => return Ok(()),
+            },
+        };
+        loop {
+            let extra = self.index_page(index, last_kept.as_deref(), 100).await?;
+            if extra.is_empty() {
+                return Ok(());
+            }
+            for e in &extra {
+                self.index_remove(index, e).await?;
+            }
+        }
+    }
+
     /// Appends an event to `player`'s stream; returns its number.
     ///
     /// # Errors

@@ -277,6 +277,17 @@ impl LobbyStore for RedisLobbyStore {
             .map_err(unavailable)
     }
 
+    async fn index_keep(&self, index: &str, keep: usize) -> Result<(), StoreError> {
+        // Every entry has score 0: rank is text order.
+        redis::cmd("ZREMRANGEBYRANK")
+            .arg(index_key(index))
+            .arg(keep)
+            .arg(-1)
+            .query_async::<()>(&mut self.conn())
+            .await
+            .map_err(unavailable)
+    }
+
     async fn index_page(
         &self,
         index: &str,

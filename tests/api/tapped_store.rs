@@ -1,0 +1,90 @@
+//! A lobby store that passes everything to another one, and lets a test
+//! watch what is inserted or refuse some index writes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use botifarra::lobby::store::{Doc, LobbyStore, Snapshot, StoreError};
+
+/// `inner`, with `on_insert` told of each document inserted and `refuse_index` deciding which `index_add`s fail as if
+/// the backend were down.
+pub struct TappedStore {
+    pub inner: Arc<dyn LobbyStore>,
+    pub on_insert: Box<dyn Fn(Doc) + Send + Sync>,
+    pub refuse_index: Box<dyn Fn(&str) -> bool + Send + Sync>,
+}
+
+impl TappedStore {
+    /// `inner`, untouched.
+    pub fn over(inner: Arc<dyn LobbyStore>) -> TappedStore {
+        TappedStore {
+            inner,
+            on_insert: Box::new(|_| ()),
+            refuse_index: Box::new(|_| false),
+        }
+    }
+}
+
+#[async_trait]
+impl LobbyStore for TappedStore {
+    async fn insert(
+        &self,
+        doc: Doc,
+        id: &str,
+        state: &str,
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        (self.on_insert)(doc);
+        self.inner.insert(doc, id, state, ttl).await
+    }
+    async fn get(&self, doc: Doc, id: &str) -> Result<Option<Snapshot>, StoreError> {
+        self.inner.get(doc, id).await
+    }
+    async fn replace(
+        &self,
+        doc: Doc,
+        id: &str,
+        expected: u64,
+        state: &str,
+        ttl: Option<Duration>,
+    ) -> Result<bool, StoreError> {
+        self.inner.replace(doc, id, expected, state, ttl).await
+    }
+    async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+        if (self.refuse_index)(index) {
+            return Err(StoreError::Unavailable("refused by the test".into()));
+        }
+        self.inner.index_add(index, entry).await
+    }
+    async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+        self.inner.index_remove(index, entry).await
+    }
+    async fn index_page(
+        &self,
+        index: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        self.inner.index_page(index, after, limit).await
+    }
+    async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
+        self.inner.push_event(player, event).await
+    }
+    async fn events_after(
+        &self,
+        player: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<(Vec<(u64, String)>, u64), StoreError> {
+        self.inner.events_after(player, after, limit).await
+    }
+    async fn wait_events(
+        &self,
+        player: &str,
+        after: u64,
+        timeout: Duration,
+    ) -> Result<u64, StoreError> {
+        self.inner.wait_events(player, after, timeout).await
+    }
+}
