@@ -523,7 +523,15 @@ async fn a_match_forfeited_on_the_clock_from_the_start_is_aborted(backend: Backe
         "every hand was forfeited: {hands:?}"
     );
     for p in &players {
-        let profile = app.get(&format!("/v1/players/{}", p.id), None).await.json;
+        // The write that ended the match settles it just after it is
+        // stored (or the scheduler does): wait for that, not for a read.
+        let path = format!("/v1/players/{}", p.id);
+        let until = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut profile = app.get(&path, None).await.json;
+        while profile["matches_played"] == 0 && tokio::time::Instant::now() < until {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            profile = app.get(&path, None).await.json;
+        }
         assert_eq!(profile["ratings"], json!([]), "{profile}");
         assert_eq!(profile["matches_played"], 1);
         let (games, entries, rating) = games_and_history(&app, &p.id).await;
