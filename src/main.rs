@@ -103,6 +103,20 @@ fn serve(args: ServeArgs) -> std::process::ExitCode {
     }
 }
 
+/// The match service's limits, from the flags.
+fn limits(args: &ServeArgs) -> Limits {
+    Limits {
+        max_steps: args.max_steps_per_request.max(1),
+        bot_threads: args.bot_threads,
+        hint_threads: args.hint_threads,
+        max_hands_per_match: args.max_hands_per_match,
+        max_queue_tickets: args.queue_max_tickets.max(1),
+        rated_clock_ms: args.rated_move_timeout_ms,
+        rated_bot_clock_ms: args.rated_bot_move_timeout_ms,
+        ..Limits::default()
+    }
+}
+
 async fn run(args: ServeArgs) -> std::io::Result<()> {
     let ttl = Duration::from_secs(args.match_ttl_secs);
     let store: Arc<dyn MatchStore> = match &args.redis_url {
@@ -130,17 +144,8 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         .map(TcpListener::bind)
         .transpose()?;
     tracing::info!(%addr, store = store.kind(), "serving; Swagger UI at http://{addr}/swagger-ui/");
-    let limits = Limits {
-        max_steps: args.max_steps_per_request.max(1),
-        bot_threads: args.bot_threads,
-        hint_threads: args.hint_threads,
-        max_hands_per_match: args.max_hands_per_match,
-        max_queue_tickets: args.queue_max_tickets.max(1),
-        rated_clock_ms: args.rated_move_timeout_ms,
-        rated_bot_clock_ms: args.rated_bot_move_timeout_ms,
-        ..Limits::default()
-    };
-    let svc = Service::new(store, limits).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let svc =
+        Service::new(store, limits(&args)).map_err(|e| std::io::Error::other(e.to_string()))?;
     let lobby_store: Arc<dyn LobbyStore> = if let Some(url) = &args.redis_url {
         let lobby = RedisLobbyStore::connect(url)
             .await

@@ -90,6 +90,25 @@ fn histogram_vec(
     h
 }
 
+fn scheduler_claims(r: &Registry) -> IntCounterVec {
+    counter_vec(
+        r,
+        "botifarra_scheduler_claims_total",
+        "Due matches (bots, deals, clocks, settling) the scheduler claimed, by outcome (played, failed).",
+        &["outcome"],
+    )
+}
+
+fn scheduler_lateness(r: &Registry) -> HistogramVec {
+    histogram_vec(
+        r,
+        "botifarra_scheduler_lateness_seconds",
+        "How late the scheduler claimed a due match (claim time less due time).",
+        &[],
+        LATENCY_BUCKETS,
+    )
+}
+
 impl Metrics {
     fn new() -> Metrics {
         let r = Registry::new();
@@ -157,19 +176,8 @@ impl Metrics {
                 "Requests refused with 429 by a rate limit, by limit (ip, token, create, hint).",
                 &["limit"],
             ),
-            scheduler_claims: counter_vec(
-                &r,
-                "botifarra_scheduler_claims_total",
-                "Due matches (bots, deals, clocks, settling) the scheduler claimed, by outcome (played, failed).",
-                &["outcome"],
-            ),
-            scheduler_lateness: histogram_vec(
-                &r,
-                "botifarra_scheduler_lateness_seconds",
-                "How late the scheduler claimed a due match (claim time less due time).",
-                &[],
-                LATENCY_BUCKETS,
-            ),
+            scheduler_claims: scheduler_claims(&r),
+            scheduler_lateness: scheduler_lateness(&r),
             limits_hit: counter_vec(
                 &r,
                 "botifarra_limits_hit_total",
