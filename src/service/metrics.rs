@@ -218,7 +218,7 @@ impl Applied {
     pub fn push(&mut self, act: &Act, reason: Option<&'static str>) {
         let by = match (reason, act) {
             (Some(r), _) => r,
-            (None, Act::Resign) => "timeout",
+            (None, Act::Resign | Act::End(_)) => "timeout",
             (None, Act::Action(_)) => "auto",
         };
         self.0.push((act.kind(), by));

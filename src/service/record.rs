@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::endings;
 use super::seat_player::SeatPlayer;
 use crate::rating::Rating;
 use crate::rules::view::GameView;
@@ -71,6 +72,10 @@ pub struct MatchRecord {
     /// stored itself.
     #[serde(skip)]
     pub legacy_layout: bool,
+    /// Per seat, the moves in a row its house bot made for it on the move
+    /// clock (`endings.rs`): derived from the moves, never in the setup.
+    #[serde(default, skip_serializing_if = "endings::none_missed")]
+    pub missed: [u8; 4],
 }
 
 /// What a rated match keeps for rating its players when it ends.

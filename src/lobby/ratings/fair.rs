@@ -91,14 +91,19 @@ pub fn rated_games_among(
     }
     let totals = &rec.game.scores;
     let mine = totals[me as usize];
+    // A seat that resigned, abandoned or was claimed against lost to
+    // every other seat; the others count by their totals.
+    let loser = rec.game.early_loser();
     (0..n)
         .filter(|&s| s != seat && keep(s))
         .map(|s| {
             let theirs = totals[table.side(s) as usize];
-            let score = match mine.cmp(&theirs) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Equal => 0.5,
-                std::cmp::Ordering::Less => 0.0,
+            let score = match (loser, mine.cmp(&theirs)) {
+                (Some(l), _) if l == seat => 0.0,
+                (Some(l), _) if l == s => 1.0,
+                (_, std::cmp::Ordering::Greater) => 1.0,
+                (_, std::cmp::Ordering::Equal) => 0.5,
+                (_, std::cmp::Ordering::Less) => 0.0,
             };
             Game {
                 opponent: rated.before[s as usize],
@@ -111,7 +116,7 @@ pub fn rated_games_among(
 /// Whether a finished match saw the minimum of play that rates it: at
 /// least one hand played to its last trick.
 pub fn played_enough(game: &Match) -> bool {
-    game.results.iter().any(|r| r.forfeit.is_none())
+    game.played_enough()
 }
 
 /// What of a seat's games counts.
