@@ -93,3 +93,69 @@ pub fn allowed(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Match, Rules};
+
+    /// A pairs match: client seats 0 and 1, house bots at 2 and 3.
+    fn record(rated: bool) -> MatchRecord {
+        let game = Match::new(Rules::default(), [3; 32]).unwrap();
+        let (remote, bot) = (SeatKind::Remote, SeatKind::Bot);
+        MatchRecord::sample(game, &[remote, remote, bot, bot], rated)
+    }
+
+    const PASS: Action = Action::Double {
+        call: crate::rules::Call::Pass,
+    };
+
+    #[test]
+    fn missed_moves_count_in_a_row_and_a_client_move_resets_them() {
+        let mut rec = record(true);
+        rec.note(Move::Act(1, PASS), Actor::Timeout);
+        rec.note(Move::Act(1, PASS), Actor::Timeout);
+        // A house bot's own move and a deal change nothing.
+        rec.note(Move::Act(1, PASS), Actor::House);
+        rec.note(Move::Act(1, Action::Deal), Actor::Client);
+        assert_eq!(rec.missed, [0, 2, 0, 0]);
+        assert_eq!(rec.abandoned(3), None);
+        rec.note(Move::Act(1, PASS), Actor::Timeout);
+        assert_eq!(rec.abandoned(3), Some(1));
+        assert_eq!(rec.abandoned(0), None, "0: never");
+        assert_eq!(record(false).abandoned(3), None);
+        // The ending leaves the counts; the seat's own move resets them.
+        rec.note(Move::End(1, Ending::Abandoned), Actor::Client);
+        assert_eq!(rec.missed[1], 3);
+        rec.note(Move::Act(1, PASS), Actor::Client);
+        assert_eq!(rec.missed, [0; 4]);
+        assert!(none_missed(&rec.missed));
+    }
+
+    #[test]
+    fn a_claim_needs_an_absent_client_opponent_and_an_abort_no_full_hand() {
+        let limits = Limits::default();
+        let mut rec = record(true);
+        let claim = |against| Ending::Claimed { against };
+        rec.missed = [0, 1, 0, 9];
+        for (against, why) in [
+            (1, "one miss"),
+            (2, "a partner"),
+            (3, "a bot"),
+            (7, "no seat"),
+        ] {
+            let refused = allowed(&rec, 0, claim(against), &limits);
+            assert!(matches!(refused, Err(Error::ClaimTooEarly(_))), "{why}");
+        }
+        rec.missed[1] = 2;
+        assert!(allowed(&rec, 0, claim(1), &limits).is_ok());
+        assert!(
+            allowed(&rec, 2, claim(1), &limits).is_ok(),
+            "a bot's partner may"
+        );
+        assert!(allowed(&rec, 0, Ending::Aborted, &limits).is_ok());
+        assert!(allowed(&rec, 0, Ending::Resigned, &limits).is_ok());
+        let abandon = allowed(&rec, 0, Ending::Abandoned, &limits);
+        assert!(matches!(abandon, Err(Error::Forbidden(_))));
+    }
+}

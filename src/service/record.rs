@@ -166,3 +166,37 @@ impl MatchRecord {
         }
     }
 }
+
+#[cfg(test)]
+impl MatchRecord {
+    /// A match record for tests: `game` with seats of `kinds` (house bots
+    /// `random`), a 20 ms move clock, rated (everyone at the default
+    /// rating) when `rated`.
+    pub fn sample(game: Match, kinds: &[SeatKind], rated: bool) -> MatchRecord {
+        let seat = |&kind: &SeatKind| SeatRecord {
+            kind,
+            bot: "random".into(),
+            name: None,
+            token_sha256: None,
+            player: None,
+        };
+        MatchRecord {
+            id: "m".into(),
+            version: 0,
+            game,
+            seats: kinds.iter().map(seat).collect(),
+            auto_deal: true,
+            move_timeout_ms: Some(20),
+            on_timeout: OnTimeout::Bot,
+            deadline_ms: None,
+            created_ms: 0,
+            last_seq: None,
+            rated: rated.then(|| RatedMatch {
+                pool: "test".into(),
+                before: vec![Rating::default(); kinds.len()],
+            }),
+            legacy_layout: false,
+            missed: [0; 4],
+        }
+    }
+}

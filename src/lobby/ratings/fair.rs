@@ -289,4 +289,40 @@ mod tests {
         note_opponents(&mut standing, &[], t0 + 2 * DAY_MS + 5);
         assert!(standing.recent.is_empty(), "forgotten after a day");
     }
+
+    #[test]
+    fn in_the_individual_game_an_early_loser_lost_to_every_seat() {
+        use crate::rules::{Ending, Rules, Variant};
+        use crate::service::SeatKind;
+        let rules = Rules {
+            variant: Variant::Abarrotada3,
+            ..Rules::default()
+        };
+        let mut game = Match::new(rules, [5; 32]).unwrap();
+        let dealer = game.dealer;
+        game.perform(
+            crate::rules::Move::Act(dealer, crate::rules::Action::Deal),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        // Seat 1 leads on points, then resigns the match.
+        game.scores = [3, 9, 1, 0];
+        game.end(1, Ending::Resigned, &mut Vec::new()).unwrap();
+        let rec = MatchRecord::sample(game, &[SeatKind::Remote; 3], true);
+        let rated = rec.rated.clone().unwrap();
+        let scores = |seat| -> Vec<f64> {
+            rated_games(&rec, &rated, seat)
+                .iter()
+                .map(|g| g.score)
+                .collect()
+        };
+        assert_eq!(scores(1), [0.0, 0.0], "the resigner lost to both");
+        assert_eq!(scores(0), [1.0, 1.0], "seat 0 beat the resigner and seat 2");
+        assert_eq!(
+            scores(2),
+            [0.0, 1.0],
+            "seat 2 lost to seat 0, beat the resigner"
+        );
+        assert_eq!(rec.game.winner, Some(Winner::Side(0)));
+    }
 }
