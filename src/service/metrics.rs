@@ -49,8 +49,9 @@ pub struct Metrics {
     /// Matches created.
     pub matches_created: IntCounter,
     /// Actions applied, by `kind` (`deal`, `trump`, `double`, `play`,
-    /// `resign`) and `by` (`client`, `house` bot, `timeout` stand-in, `auto`
-    /// deal).
+    /// `resign`, and the endings `resign_match`, `abort`, `claim`,
+    /// `abandon`) and `by` (`client`, `house` bot, `timeout` stand-in or
+    /// server ending, `auto` deal).
     pub actions: IntCounterVec,
     /// Time a house bot took to choose, by `bot`.
     pub bot_decision: HistogramVec,

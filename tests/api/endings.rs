@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use botifarra::lobby::Lobby;
-use botifarra::rules::{EndedBy, Ending, Variant, Winner};
+use botifarra::rules::{EndedBy, Ending, Phase, Variant, Winner};
 use botifarra::service::{Limits, MatchRecord, NewMatch, Service};
 use botifarra::store::MatchStore;
 use reqwest::StatusCode;
@@ -39,8 +39,8 @@ async fn replayed_same(lobby: &Lobby, store: &Arc<dyn MatchStore>, id: &str) -> 
     Arc::unwrap_or_clone(again)
 }
 
-/// Plays the registered players' moves (their first legal action) until
-/// `done` holds of the spectator view.
+/// Plays the registered players' moves (a pass when they may, else their
+/// first legal action) until `done` holds of the spectator view.
 async fn play_until(app: &TestApp, id: &str, players: &[Seated], done: impl Fn(&Value) -> bool) {
     let until = Instant::now() + Duration::from_secs(60);
     loop {
@@ -54,7 +54,12 @@ async fn play_until(app: &TestApp, id: &str, players: &[Seated], done: impl Fn(&
             continue;
         };
         let mine = app.get(&format!("/v1/matches/{id}"), Some(&p.key)).await;
-        let Some(action) = mine.json["legal_actions"].get(0).cloned() else {
+        let legal = mine.json["legal_actions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let pass = legal.iter().find(|a| a["call"] == "pass");
+        let Some(action) = pass.or(legal.first()).cloned() else {
             continue;
         };
         let path = format!("/v1/matches/{id}/actions");
@@ -67,6 +72,27 @@ fn a_hand_played(v: &Value) -> bool {
     v["hands"]
         .as_array()
         .is_some_and(|h| h.iter().any(|r| r["forfeit"].is_null()))
+}
+
+/// A rated pairs match, players at seats 0 and 1, in which they played a
+/// hand to its last trick and which goes on. A hand doubled up to a large
+/// multiplier can reach the target by itself: then another match.
+async fn played_and_going(lobby: &Lobby, app: &TestApp) -> (String, Vec<Seated>) {
+    for _ in 0..10 {
+        let (id, players) = rated_match(lobby, Variant::Pairs, 2).await;
+        let over = |v: &Value| v["phase"] == "match_over";
+        play_until(app, &id, &players, |v| a_hand_played(v) || over(v)).await;
+        if !over(&app.get(&format!("/v1/matches/{id}"), None).await.json) {
+            return (id, players);
+        }
+    }
+    panic!("every match ended with its first hand");
+}
+
+/// Whether `r` is the refusal of an ending because the match had just
+/// ended by itself (reached its target): the test then tries again.
+fn ended_first(r: &crate::app::Reply) -> bool {
+    r.status == StatusCode::CONFLICT && r.json["code"] == "wrong_phase"
 }
 
 /// The games a player's rating in its one pool counts (0 when unrated).
@@ -89,16 +115,21 @@ async fn rated(app: &TestApp, p: &Seated, n: u64) {
 
 async fn a_resigned_rated_match_ends_at_once_and_is_rated_once(backend: Backend) {
     let (lobby, store) = lobby(backend, Limits::default()).await;
-    let (id, players) = rated_match(&lobby, Variant::Pairs, 2).await;
     let app = spawn_service(lobby.clone(), unlimited());
-    play_until(&app, &id, &players, a_hand_played).await;
-    let before = app.get(&format!("/v1/matches/{id}"), None).await.json;
-    assert_eq!(before["ended_by"], Value::Null);
-    // Seat 1 resigns the match, in whatever phase it is.
+    let (id, players, r) = loop {
+        let (id, players) = played_and_going(&lobby, &app).await;
+        let before = app.get(&format!("/v1/matches/{id}"), None).await.json;
+        assert_eq!(before["ended_by"], Value::Null);
+        // Seat 1 resigns the match, in whatever phase it is.
+        let path = format!("/v1/matches/{id}/resign");
+        let r = app
+            .post(&path, Some(&players[1].key), json!({"scope": "match"}))
+            .await;
+        if !ended_first(&r) {
+            break (id, players, r);
+        }
+    };
     let path = format!("/v1/matches/{id}/resign");
-    let r = app
-        .post(&path, Some(&players[1].key), json!({"scope": "match"}))
-        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json["phase"], "match_over");
     assert_eq!(r.json["winner"], 0, "the other side won");
@@ -171,8 +202,7 @@ async fn an_abort_ends_unrated_before_a_hand_is_played_and_is_refused_after(back
     assert_eq!(games(&app, &players[0]).await, 0);
     assert_eq!(games(&app, &players[1]).await, 0);
     // After a hand played to its last trick: refused, nothing changed.
-    let (late, players) = rated_match(&lobby, Variant::Pairs, 2).await;
-    play_until(&app, &late, &players, a_hand_played).await;
+    let (late, players) = played_and_going(&lobby, &app).await;
     let version = lobby.service().record(&late).await.unwrap().version;
     let path = format!("/v1/matches/{late}/abort");
     let r = app.post(&path, Some(&players[1].key), json!({})).await;
@@ -192,9 +222,24 @@ async fn a_silent_player_loses_a_rated_match_by_abandonment_unread(backend: Back
         ..Limits::default()
     };
     let (lobby, store) = lobby(backend, limits).await;
-    let (id, players) = rated_match(&lobby, Variant::Pairs, 1).await;
     // The player never moves, and nobody reads the match.
     let app = spawn_service(lobby.clone(), unlimited());
+    let (id, players) = loop {
+        let (id, players) = rated_match(&lobby, Variant::Pairs, 1).await;
+        let until = Instant::now() + Duration::from_secs(60);
+        let rec = loop {
+            let rec = lobby.service().record(&id).await.unwrap();
+            if rec.game.phase() == Phase::MatchOver {
+                break rec;
+            }
+            assert!(Instant::now() < until, "never over: {:?}", rec.missed);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        // A doubled first hand may reach the target first: another match.
+        if rec.game.ended_by.is_some() {
+            break (id, players);
+        }
+    };
     rated(&app, &players[0], 1).await;
     let rec = replayed_same(&lobby, &store, &id).await;
     let gone = EndedBy {
@@ -237,20 +282,26 @@ async fn a_claim_is_refused_before_the_missed_moves_and_wins_after(backend: Back
     );
     // Both players silent on a 20 ms clock: once a hand is played and
     // seat 1 has missed 2 moves in a row, seat 0 claims and wins.
-    let (id, players) = rated_match(&lobby, Variant::Pairs, 2).await;
-    let until = Instant::now() + Duration::from_secs(60);
-    loop {
-        let rec = lobby.service().record(&id).await.unwrap();
-        if rec.game.played_enough() && rec.missed[1] >= 2 {
-            break;
+    let (id, players, r) = loop {
+        let (id, players) = rated_match(&lobby, Variant::Pairs, 2).await;
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let rec = lobby.service().record(&id).await.unwrap();
+            let over = rec.game.phase() == Phase::MatchOver;
+            if over || rec.game.played_enough() && rec.missed[1] >= 2 {
+                break;
+            }
+            assert!(Instant::now() < until, "never missed: {:?}", rec.missed);
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        assert!(Instant::now() < until, "never missed: {:?}", rec.missed);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let path = format!("/v1/matches/{id}/claim");
-    let r = app
-        .post(&path, Some(&players[0].key), json!({"against": 1}))
-        .await;
+        let path = format!("/v1/matches/{id}/claim");
+        let r = app
+            .post(&path, Some(&players[0].key), json!({"against": 1}))
+            .await;
+        if !ended_first(&r) {
+            break (id, players, r);
+        }
+    };
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json["winner"], 0);
     assert_eq!(
