@@ -158,6 +158,15 @@ pub struct ServeArgs {
     #[arg(long, env = "RATED_BOT_MOVE_TIMEOUT_MS", default_value_t = 15_000,
           value_parser = clap::value_parser!(u64).range(100..=86_400_000))]
     pub rated_bot_move_timeout_ms: u64,
+    /// In a rated match, the moves in a row a client seat may miss on its
+    /// move clock before its side loses by abandonment (0: never).
+    #[arg(long, env = "ABANDON_AFTER_MISSED", default_value_t = 3)]
+    pub abandon_after_missed: u8,
+    /// The moves in a row an opponent must have missed on its move clock
+    /// before a seat may claim victory (at least 1).
+    #[arg(long, env = "CLAIM_AFTER_MISSED", default_value_t = 2,
+          value_parser = clap::value_parser!(u8).range(1..))]
+    pub claim_after_missed: u8,
     /// Most tickets waiting in one queue pool; past it `POST /v1/queue`
     /// (and accepting a party) gets `507 queue_full`.
     #[arg(long, env = "QUEUE_MAX_TICKETS", default_value_t = 100_000)]

@@ -113,6 +113,8 @@ fn limits(args: &ServeArgs) -> Limits {
         max_queue_tickets: args.queue_max_tickets.max(1),
         rated_clock_ms: args.rated_move_timeout_ms,
         rated_bot_clock_ms: args.rated_bot_move_timeout_ms,
+        abandon_after_missed: args.abandon_after_missed,
+        claim_after_missed: args.claim_after_missed,
         ..Limits::default()
     }
 }

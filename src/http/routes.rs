@@ -17,6 +17,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(matches::actions::play)
         .service(matches::actions::post_action)
         .service(matches::actions::resign)
+        .service(matches::endings::abort)
+        .service(matches::endings::claim)
         .service(matches::handlers::legal_moves)
         .service(matches::handlers::events)
         .service(matches::stream::stream_events)

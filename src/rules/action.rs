@@ -55,4 +55,57 @@ pub enum Move {
     Act(Seat, Action),
     /// `seat` resigned the hand for its side.
     Resign(Seat),
+    /// `seat` ended the match early (docs/rules.md, "Ending a match early").
+    End(Seat, Ending),
+}
+
+/// How a match was ended before its target: who ended it is the seat of
+/// the [`Move::End`] that names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "snake_case")]
+pub enum Ending {
+    /// The seat resigned the match: its side loses it.
+    Resigned,
+    /// The seat aborted the match: it ends with no winner.
+    Aborted,
+    /// The seat missed too many moves in a row: its side loses the match.
+    Abandoned,
+    /// The seat claimed victory over `against`, gone from the match: the
+    /// side of `against` loses it.
+    Claimed {
+        /// The absent seat.
+        against: Seat,
+    },
+}
+
+impl Ending {
+    /// The seat whose side loses when `by` ends the match this way
+    /// (`None` for an abort).
+    pub fn loser(self, by: Seat) -> Option<Seat> {
+        match self {
+            Ending::Resigned | Ending::Abandoned => Some(by),
+            Ending::Aborted => None,
+            Ending::Claimed { against } => Some(against),
+        }
+    }
+
+    /// The name of this way of ending, as events and views write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Resigned => "resigned",
+            Ending::Aborted => "aborted",
+            Ending::Abandoned => "abandoned",
+            Ending::Claimed { .. } => "claimed",
+        }
+    }
+}
+
+/// Who ended a match early, and how (the match's `ended_by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndedBy {
+    /// The seat that ended it (for an abandonment, the absent seat).
+    pub seat: Seat,
+    /// How.
+    #[serde(flatten)]
+    pub ending: Ending,
 }

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::action::Ending;
 use super::card::{Card, CardSet};
 use super::contract::{Call, Trump};
 use super::outcome::{HandResult, Winner};
@@ -47,6 +48,9 @@ pub enum Event {
     HandForfeited { seat: Seat, side: u8 },
     /// A hand was scored.
     HandScored { result: Box<HandResult> },
+    /// `seat` ended the match early (`ending` says how); a `match_over`
+    /// follows unless it was aborted.
+    MatchEnded { seat: Seat, ending: Ending },
     /// The match ended.
     MatchOver {
         winner: Winner,

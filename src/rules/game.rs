@@ -19,7 +19,7 @@ use super::scoring::{score_forfeit, score_hand, winner_of};
 use super::seat::{Seat, Table};
 use super::variant::{FirstDealer, Rules, RulesError, ShuffleMode};
 
-pub use super::action::{Action, Move};
+pub use super::action::{Action, EndedBy, Ending, Move};
 pub use super::event::Event;
 
 /// The whole state of a match.
@@ -44,8 +44,11 @@ pub struct Match {
     pub results: Vec<HandResult>,
     /// Match totals per side.
     pub scores: [i32; 4],
-    /// Set when the match is over.
+    /// Set when the match is over (and not aborted).
     pub winner: Option<Winner>,
+    /// Set when a seat ended the match before its target (`ending.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_by: Option<EndedBy>,
 }
 
 impl Match {
@@ -74,6 +77,7 @@ impl Match {
             results: Vec::new(),
             scores: [0; 4],
             winner: None,
+            ended_by: None,
         })
     }
 
@@ -86,7 +90,7 @@ impl Match {
     /// The current phase.
     #[inline]
     pub fn phase(&self) -> Phase {
-        if self.winner.is_some() {
+        if self.winner.is_some() || self.ended_by.is_some() {
             return Phase::MatchOver;
         }
         match self.hand.as_ref().map(|h| h.stage) {
@@ -326,6 +330,9 @@ impl Match {
                 out.push(Move::Resign(seat));
             }
         }
+        if let Some(e) = self.ended_by {
+            out.push(Move::End(e.seat, e.ending));
+        }
         out
     }
 
@@ -352,6 +359,7 @@ impl Match {
         match mv {
             Move::Act(seat, action) => self.apply(seat, action, events),
             Move::Resign(seat) => self.resign(seat, events),
+            Move::End(seat, ending) => self.end(seat, ending, events),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod action;
 pub mod card;
 pub mod contract;
 pub mod deck;
+pub mod ending;
 pub mod event;
 pub mod game;
 pub mod hand;
@@ -24,7 +25,7 @@ pub mod trick;
 pub mod variant;
 pub mod view;
 
-pub use action::{Action, Move};
+pub use action::{Action, EndedBy, Ending, Move};
 pub use card::{Card, CardSet, Suit};
 pub use contract::{Call, CallRecord, Trump, TrumpChoice};
 pub use deck::Seed;

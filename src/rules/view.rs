@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::action::Action;
+use super::action::{Action, EndedBy};
 use super::card::{Card, CardSet};
 use super::contract::{CallRecord, Trump};
 use super::deck::seed_commitment;
@@ -125,8 +125,11 @@ pub struct GameView {
     pub scores: Vec<i32>,
     /// One result per finished hand.
     pub hands: Vec<HandResult>,
-    /// The winning side, `"draw"`, or null while the match goes on.
+    /// The winning side, `"draw"`, or null while the match goes on (and
+    /// after an abort).
     pub winner: Option<Winner>,
+    /// Who ended the match early, and how; null otherwise.
+    pub ended_by: Option<EndedBy>,
     /// The exact actions the viewer may post now.
     pub legal_actions: Vec<Action>,
     /// `SHA-256(seed)`, hex: the commitment to the deals.
@@ -195,6 +198,7 @@ impl Match {
             scores: self.scores[..sides].to_vec(),
             hands: self.results.clone(),
             winner: self.winner,
+            ended_by: self.ended_by,
             legal_actions: viewer.map_or(Vec::new(), |s| self.legal_actions(s)),
             seed_sha256: seed_commitment(&self.seed),
             seed: self.revealed_seed(),

@@ -12,9 +12,10 @@ use sha2::{Digest, Sha256};
 
 pub use super::act_kind::Act;
 use super::clock::now_ms;
+use super::compact::Actor;
 use super::persist::COMMIT_ATTEMPTS;
 use super::record::{MatchRecord, MatchView};
-use super::{Error, Service, driver, events, metrics};
+use super::{Error, Service, driver, endings, events, metrics};
 use crate::rules::{Action, Seat};
 use crate::store::CommitOutcome;
 
@@ -51,6 +52,7 @@ impl ActRequest {
         let act = match self.act {
             Act::Action(a) => serde_json::to_string(&a)?,
             Act::Resign => "\"resign\"".to_string(),
+            Act::End(e) => serde_json::to_string(&e)?,
         };
         let canonical = format!("{act}|{:?}|{:?}", self.seat, self.expected_version);
         Ok(hex::encode(&Sha256::digest(canonical.as_bytes())[..16]))
@@ -176,11 +178,15 @@ impl Service {
         {
             return Err(self.too_large());
         }
+        if let Act::End(ending) = req.act {
+            endings::allowed(&rec, seat, ending, &self.limits)?;
+        }
         let before = rec.version;
         let mut rec = Arc::unwrap_or_clone(rec);
         let mut events = Vec::new();
         let mut engine_events = Vec::new();
         rec.game.perform(req.act.by(seat), &mut engine_events)?;
+        rec.note(req.act.by(seat), Actor::Client);
         rec.version += 1;
         events::push_step(&mut rec, &mut events, None, engine_events);
         rec.deadline_ms = None;

@@ -1,6 +1,6 @@
 //! What a seat may ask to do, as the service and its metrics name it.
 
-use crate::rules::{Action, Move, Seat};
+use crate::rules::{Action, Ending, Move, Seat};
 
 /// What a seat asks to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,6 +9,9 @@ pub enum Act {
     Action(Action),
     /// Forfeit the hand for the caller's side.
     Resign,
+    /// End the match early: resign it, abort it, or claim victory
+    /// (docs/api.md, "Ending a match early").
+    End(Ending),
 }
 
 impl Act {
@@ -17,6 +20,7 @@ impl Act {
         match self {
             Act::Action(a) => Move::Act(seat, a),
             Act::Resign => Move::Resign(seat),
+            Act::End(e) => Move::End(seat, e),
         }
     }
 
@@ -28,6 +32,10 @@ impl Act {
             Act::Action(Action::Double { .. }) => "double",
             Act::Action(Action::Play { .. }) => "play",
             Act::Resign => "resign",
+            Act::End(Ending::Resigned) => "resign_match",
+            Act::End(Ending::Aborted) => "abort",
+            Act::End(Ending::Abandoned) => "abandon",
+            Act::End(Ending::Claimed { .. }) => "claim",
         }
     }
 }

@@ -26,7 +26,9 @@
 use super::Error;
 use super::events::{self, EventBody, ServiceEvent, StoredEvent};
 use super::record::MatchRecord;
-use crate::rules::{Action, Call, Card, Event, Match, Move, Suit, Trump, TrumpChoice};
+use crate::rules::{
+    Action, Call, Card, Ending, Event, Match, Move, Seat, Suit, Trump, TrumpChoice,
+};
 
 /// The first character of a format-1 setup.
 pub const FORMAT_1: char = '1';
@@ -36,6 +38,15 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// The action code of a resignation.
 const RESIGN: u8 = 255;
+/// The action code of resigning the match.
+const RESIGN_MATCH: u8 = 254;
+/// The action code of an abort.
+const ABORT: u8 = 253;
+/// The action code of an abandonment (the server, for the absent seat).
+const ABANDON: u8 = 252;
+/// The action code of a claim of victory against seat 0; against seat
+/// `s`, `CLAIM + s`.
+const CLAIM: u8 = 248;
 /// The action code of playing card 0; card `i` is `PLAY + i`.
 const PLAY: u8 = 16;
 
@@ -100,11 +111,33 @@ fn action_of(code: u8) -> Option<Action> {
     }
 }
 
+fn ending_code(e: Ending) -> u8 {
+    match e {
+        Ending::Resigned => RESIGN_MATCH,
+        Ending::Aborted => ABORT,
+        Ending::Abandoned => ABANDON,
+        Ending::Claimed { against } => CLAIM + (against & 3),
+    }
+}
+
+fn ending_of(code: u8) -> Option<Ending> {
+    match code {
+        RESIGN_MATCH => Some(Ending::Resigned),
+        ABORT => Some(Ending::Aborted),
+        ABANDON => Some(Ending::Abandoned),
+        CLAIM..ABANDON => Some(Ending::Claimed {
+            against: (code - CLAIM) as Seat,
+        }),
+        _ => None,
+    }
+}
+
 /// Appends `mv` made by `actor` to `out` (two characters).
 fn push_move(out: &mut String, mv: Move, actor: Actor) {
     let (seat, code) = match mv {
         Move::Act(seat, a) => (seat, action_code(a)),
         Move::Resign(seat) => (seat, RESIGN),
+        Move::End(seat, ending) => (seat, ending_code(ending)),
     };
     let word = (actor as u16) << 10 | (u16::from(seat) & 3) << 8 | u16::from(code);
     out.push(char::from(ALPHABET[usize::from(word >> 6)]));
@@ -127,10 +160,10 @@ fn read_move(pair: &[u8]) -> Option<(Move, Actor)> {
     };
     let seat = ((word >> 8) & 3) as u8;
     let code = (word & 0xff) as u8;
-    let mv = if code == RESIGN {
-        Move::Resign(seat)
-    } else {
-        Move::Act(seat, action_of(code)?)
+    let mv = match code {
+        RESIGN => Move::Resign(seat),
+        CLAIM.. => Move::End(seat, ending_of(code)?),
+        _ => Move::Act(seat, action_of(code)?),
     };
     Some((mv, actor))
 }
@@ -172,6 +205,7 @@ pub fn moves_of(events: &[StoredEvent]) -> Vec<(Move, Actor)> {
                 Event::DoubleCalled { seat, call, .. } => Move::Act(seat, Action::Double { call }),
                 Event::CardPlayed { seat, card } => Move::Act(seat, Action::Play { card }),
                 Event::HandForfeited { seat, .. } => Move::Resign(seat),
+                Event::MatchEnded { seat, ending } => Move::End(seat, ending),
                 Event::TrickWon { .. } | Event::HandScored { .. } | Event::MatchOver { .. } => {
                     continue;
                 }
@@ -206,6 +240,7 @@ pub fn setup_of(rec: &MatchRecord) -> Result<String, Error> {
         .map_err(|e| Error::Internal(format!("stored rules: {e}")))?;
     start.version = 0;
     start.deadline_ms = None;
+    start.missed = [0; 4];
     let mut out = String::from(FORMAT_1);
     out.push_str(&serde_json::to_string(&start)?);
     Ok(out)
@@ -338,6 +373,7 @@ fn run(
             rec.game
                 .perform(mv, &mut engine)
                 .map_err(|e| corrupt(&format!("move {mv:?} refused: {e}")))?;
+            rec.note(mv, actor);
             rec.version += 1;
             // Every event of a step carries the version it produced and
             // the seat to act after it, as when it was first made.
@@ -375,8 +411,18 @@ mod tests {
         for (i, &a) in all.iter().enumerate() {
             assert_eq!(action_of(action_code(a)), Some(a));
             let seat = (i % 4) as u8;
+            let endings = [
+                Ending::Resigned,
+                Ending::Aborted,
+                Ending::Abandoned,
+                Ending::Claimed { against: 3 - seat },
+            ];
             for actor in [Actor::Client, Actor::House, Actor::Timeout] {
-                for mv in [Move::Act(seat, a), Move::Resign(seat)] {
+                let ends = endings.map(|e| Move::End(seat, e));
+                for mv in [Move::Act(seat, a), Move::Resign(seat)]
+                    .into_iter()
+                    .chain(ends)
+                {
                     let mut s = String::new();
                     push_move(&mut s, mv, actor);
                     assert_eq!(s.len(), 2);

@@ -156,6 +156,7 @@ impl Service {
             last_seq: Some(1),
             rated,
             legacy_layout: false,
+            missed: [0; 4],
         };
         let events = vec![events::match_created(
             rec.game.dealer,

@@ -27,10 +27,31 @@ use rand::rngs::Xoshiro256PlusPlus;
 use tokio::sync::Semaphore;
 
 use super::bot_pool::BotPool;
+use super::compact::Actor;
 use super::record::MatchRecord;
-use super::{Act, Error, OnTimeout, SeatKind, events, metrics};
+use super::{Act, Error, Limits, OnTimeout, SeatKind, events, metrics};
 use crate::bots;
-use crate::rules::{Action, Event, Phase, Seat};
+use crate::rules::{Action, Ending, Event, Phase, Seat};
+
+/// The limits the steps keep to: no deal past `max_hands`, and a rated
+/// match abandoned after `abandon_after` missed moves in a row.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// [`Limits::max_hands_per_match`].
+    pub max_hands: u32,
+    /// [`Limits::abandon_after_missed`].
+    pub abandon_after: u8,
+}
+
+impl Limits {
+    /// The caps of the steps the server plays.
+    pub fn caps(&self) -> Caps {
+        Caps {
+            max_hands: self.max_hands_per_match,
+            abandon_after: self.abandon_after_missed,
+        }
+    }
+}
 
 /// How long a request waits for a free bot slot before it commits without
 /// advancing (reads) or refuses a hint.
@@ -42,7 +63,7 @@ pub struct Driver {
     steps: Arc<Semaphore>,
     hints: Semaphore,
     max_steps: usize,
-    max_hands: u32,
+    max_hands: Caps,
 }
 
 /// What one bounded advance did.
@@ -66,7 +87,7 @@ impl Driver {
         threads: usize,
         hint_threads: usize,
         max_steps: usize,
-        max_hands: u32,
+        max_hands: Caps,
     ) -> Result<Driver, Error> {
         Ok(Driver {
             pool: BotPool::new(threads.max(1) + hint_threads.max(1))?,
@@ -179,14 +200,13 @@ pub fn deal_refused(rec: &MatchRecord, max_hands: u32) -> bool {
 
 /// The next step that needs no client, if any: the act and why
 /// (`None` for an automatic deal or a forfeit).
-fn next_step(
-    rec: &MatchRecord,
-    now: u64,
-    max_hands: u32,
-) -> Option<(Seat, Act, Option<&'static str>)> {
+fn next_step(rec: &MatchRecord, now: u64, caps: Caps) -> Option<(Seat, Act, Option<&'static str>)> {
     let seat = rec.game.turn()?;
     let phase = rec.game.phase();
-    if deal_refused(rec, max_hands) {
+    if let Some(gone) = rec.abandoned(caps.abandon_after) {
+        return Some((gone, Act::End(Ending::Abandoned), None));
+    }
+    if deal_refused(rec, caps.max_hands) {
         return None;
     }
     let info = &rec.seats[seat as usize];
@@ -207,7 +227,7 @@ fn next_step(
 }
 
 /// Whether anything needs playing without a client now.
-pub fn has_work(rec: &MatchRecord, now: u64, max_hands: u32) -> bool {
+pub fn has_work(rec: &MatchRecord, now: u64, max_hands: Caps) -> bool {
     next_step(rec, now, max_hands).is_some()
 }
 
@@ -218,7 +238,7 @@ fn advance(
     events: &mut Vec<events::StoredEvent>,
     now: u64,
     max_steps: usize,
-    max_hands: u32,
+    max_hands: Caps,
 ) -> Result<metrics::Applied, Error> {
     let mut applied = metrics::Applied::default();
     let mut engine_events: Vec<Event> = Vec::new();
@@ -227,9 +247,9 @@ fn advance(
             break;
         };
         let act = match (step, reason) {
-            (Act::Resign, _) => Act::Resign,
-            (_, Some(_)) => Act::Action(bot_action(rec, seat)?),
-            (_, None) => Act::Action(Action::Deal),
+            (Act::Action(_), Some(_)) => Act::Action(bot_action(rec, seat)?),
+            (Act::Action(_), None) => Act::Action(Action::Deal),
+            (other, _) => other,
         };
         applied.push(&act, reason);
         let bot_acted = match (reason, act) {
@@ -245,6 +265,12 @@ fn advance(
         rec.game
             .perform(act.by(seat), &mut engine_events)
             .map_err(|e| Error::Internal(format!("house move refused: {e}")))?;
+        let actor = match reason {
+            Some("timeout") => Actor::Timeout,
+            Some(_) => Actor::House,
+            None => Actor::Client,
+        };
+        rec.note(act.by(seat), actor);
         rec.version += 1;
         events::push_step(rec, events, bot_acted, engine_events.drain(..));
         rec.deadline_ms = None;

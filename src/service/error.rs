@@ -112,6 +112,13 @@ pub enum Error {
     /// configured to; nothing changed.
     #[error("{0}")]
     CapacityReached(String),
+    /// An abort after the minimum of play; nothing changed.
+    #[error("{0}")]
+    AbortTooLate(String),
+    /// A claim of victory before the opponent missed enough moves, or
+    /// against a seat that is not an absent opponent; nothing changed.
+    #[error("{0}")]
+    ClaimTooEarly(String),
     /// The match reached its size cap; it can be read, not extended.
     #[error("{0}")]
     MatchTooLarge(String),

@@ -49,8 +49,9 @@ pub struct Metrics {
     /// Matches created.
     pub matches_created: IntCounter,
     /// Actions applied, by `kind` (`deal`, `trump`, `double`, `play`,
-    /// `resign`) and `by` (`client`, `house` bot, `timeout` stand-in, `auto`
-    /// deal).
+    /// `resign`, and the endings `resign_match`, `abort`, `claim`,
+    /// `abandon`) and `by` (`client`, `house` bot, `timeout` stand-in or
+    /// server ending, `auto` deal).
     pub actions: IntCounterVec,
     /// Time a house bot took to choose, by `bot`.
     pub bot_decision: HistogramVec,
@@ -226,7 +227,7 @@ impl Applied {
     pub fn push(&mut self, act: &Act, reason: Option<&'static str>) {
         let by = match (reason, act) {
             (Some(r), _) => r,
-            (None, Act::Resign) => "timeout",
+            (None, Act::Resign | Act::End(_)) => "timeout",
             (None, Act::Action(_)) => "auto",
         };
         self.0.push((act.kind(), by));

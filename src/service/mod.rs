@@ -33,6 +33,7 @@ mod compact;
 mod conditional;
 mod create;
 pub mod driver;
+mod endings;
 mod error;
 mod events;
 mod hooks;
@@ -99,6 +100,13 @@ pub struct Limits {
     pub rated_bot_clock_ms: u64,
     /// Most tickets waiting in one queue pool.
     pub max_queue_tickets: usize,
+    /// In a rated match, the moves in a row a client seat may miss on its
+    /// move clock (its house bot playing them) before its side loses the
+    /// match by abandonment (0: never).
+    pub abandon_after_missed: u8,
+    /// The moves in a row an opponent must have missed on its move clock
+    /// before a seat may claim victory.
+    pub claim_after_missed: u8,
 }
 
 impl Default for Limits {
@@ -114,6 +122,8 @@ impl Default for Limits {
             rated_clock_ms: 120_000,
             rated_bot_clock_ms: 15_000,
             max_queue_tickets: 100_000,
+            abandon_after_missed: 3,
+            claim_after_missed: 2,
         }
     }
 }
@@ -139,7 +149,7 @@ impl Service {
             limits.bot_threads,
             limits.hint_threads,
             limits.max_steps,
-            limits.max_hands_per_match,
+            limits.caps(),
         )?;
         Ok(Service {
             store: Arc::new(instrumented::Instrumented::new(store)),

@@ -112,7 +112,7 @@ impl Service {
         let id = rec.id.clone();
         for _ in 0..COMMIT_ATTEMPTS {
             let now = now_ms();
-            if !driver::has_work(&rec, now, self.limits.max_hands_per_match) {
+            if !driver::has_work(&rec, now, self.limits.caps()) {
                 return Ok(rec);
             }
             let before = rec.version;

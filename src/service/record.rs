@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::endings;
 use super::seat_player::SeatPlayer;
 use crate::rating::Rating;
 use crate::rules::view::GameView;
@@ -71,6 +72,10 @@ pub struct MatchRecord {
     /// stored itself.
     #[serde(skip)]
     pub legacy_layout: bool,
+    /// Per seat, the moves in a row its house bot made for it on the move
+    /// clock (`endings.rs`): derived from the moves, never in the setup.
+    #[serde(default, skip_serializing_if = "endings::none_missed")]
+    pub missed: [u8; 4],
 }
 
 /// What a rated match keeps for rating its players when it ends.
@@ -158,6 +163,40 @@ impl MatchRecord {
                 .collect(),
             deadline: self.deadline_ms.map(super::clock::rfc3339),
             game: self.game.view(viewer),
+        }
+    }
+}
+
+#[cfg(test)]
+impl MatchRecord {
+    /// A match record for tests: `game` with seats of `kinds` (house bots
+    /// `random`), a 20 ms move clock, rated (everyone at the default
+    /// rating) when `rated`.
+    pub fn sample(game: Match, kinds: &[SeatKind], rated: bool) -> MatchRecord {
+        let seat = |&kind: &SeatKind| SeatRecord {
+            kind,
+            bot: "random".into(),
+            name: None,
+            token_sha256: None,
+            player: None,
+        };
+        MatchRecord {
+            id: "m".into(),
+            version: 0,
+            game,
+            seats: kinds.iter().map(seat).collect(),
+            auto_deal: true,
+            move_timeout_ms: Some(20),
+            on_timeout: OnTimeout::Bot,
+            deadline_ms: None,
+            created_ms: 0,
+            last_seq: None,
+            rated: rated.then(|| RatedMatch {
+                pool: "test".into(),
+                before: vec![Rating::default(); kinds.len()],
+            }),
+            legacy_layout: false,
+            missed: [0; 4],
         }
     }
 }

@@ -59,7 +59,7 @@ impl Default for SchedulerOptions {
 /// When something is next due in `rec` without a client, if ever: now for
 /// a house bot's move, an automatic deal or a finished match with players
 /// to settle; the move clock's deadline for a client seat.
-pub fn next_due(rec: &MatchRecord, now: u64, max_hands: u32) -> Option<u64> {
+pub fn next_due(rec: &MatchRecord, now: u64, caps: driver::Caps) -> Option<u64> {
     if rec.game.phase() == Phase::MatchOver {
         let players = rec
             .seats
@@ -67,10 +67,10 @@ pub fn next_due(rec: &MatchRecord, now: u64, max_hands: u32) -> Option<u64> {
             .any(|s| s.player.as_ref().is_some_and(|p| !p.is_house()));
         return players.then_some(now);
     }
-    if driver::has_work(rec, 0, max_hands) {
+    if driver::has_work(rec, 0, caps) {
         return Some(now);
     }
-    if driver::deal_refused(rec, max_hands) || rec.game.turn().is_none() {
+    if driver::deal_refused(rec, caps.max_hands) || rec.game.turn().is_none() {
         return None;
     }
     rec.deadline_ms
@@ -82,7 +82,7 @@ impl Service {
     /// that is now.
     pub(super) async fn schedule_due(&self, rec: &MatchRecord) -> Result<(), Error> {
         let now = now_ms();
-        let Some(at) = next_due(rec, now, self.limits.max_hands_per_match) else {
+        let Some(at) = next_due(rec, now, self.limits.caps()) else {
             return Ok(());
         };
         self.store.schedule(&rec.id, at).await?;
@@ -127,7 +127,7 @@ impl Service {
         }
         let next = match rec.game.phase() {
             Phase::MatchOver => None,
-            _ => next_due(&rec, now_ms(), self.limits.max_hands_per_match),
+            _ => next_due(&rec, now_ms(), self.limits.caps()),
         };
         self.store
             .settle_due(&claim.id, claim.lease_until_ms, next)

@@ -21,7 +21,7 @@ fn document() -> Value {
 fn the_document_names_every_action_and_event_in_discriminated_unions() {
     let doc = document();
     let schemas = &doc["components"]["schemas"];
-    for (union, count) in [("Action", 4), ("Event", 11)] {
+    for (union, count) in [("Action", 4), ("Event", 12)] {
         let u = &schemas[union];
         assert_eq!(u["discriminator"]["propertyName"], "type", "{union}");
         let mapping = u["discriminator"]["mapping"].as_object().unwrap();
@@ -182,7 +182,9 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
                     !examples.as_object().unwrap().is_empty(),
                     "{method} {path} has no example"
                 );
-                let optional = path.ends_with("/deal") || path.ends_with("/resign");
+                let optional = ["/deal", "/resign", "/abort"]
+                    .iter()
+                    .any(|end| path.ends_with(end));
                 assert_eq!(
                     body["required"] == json!(true),
                     !optional,
@@ -196,7 +198,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
                 );
             }
             // Every action answers a key used for another request with a
-            // `422`, resign included (it breaks no rule of the game).
+            // `422`, resign, abort and claim included (they break no rule
+            // of the game).
             let keyed = op["parameters"]
                 .as_array()
                 .into_iter()
@@ -211,7 +214,9 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
                 );
                 assert_eq!(
                     examples.get("illegal_move").is_some(),
-                    !path.ends_with("/resign"),
+                    !["/resign", "/abort", "/claim"]
+                        .iter()
+                        .any(|end| path.ends_with(end)),
                     "{method} {path}"
                 );
             }

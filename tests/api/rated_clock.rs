@@ -27,8 +27,11 @@ async fn lobby(backend: Backend, limits: Limits) -> Lobby {
 }
 
 async fn a_silent_player_s_rated_match_ends_on_the_clock_rated_once(backend: Backend) {
+    // No abandonment (tests/api/endings.rs has it): the stand-in plays
+    // the silent seat to the match's end.
     let limits = Limits {
         rated_bot_clock_ms: 20,
+        abandon_after_missed: 0,
         ..Limits::default()
     };
     let lobby = lobby(backend, limits).await;

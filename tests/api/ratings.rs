@@ -24,9 +24,9 @@ async fn service(backend: Backend) -> Lobby {
 /// A registered player: id and key.
 pub(crate) struct Seated {
     pub(crate) id: String,
-    key: String,
+    pub(crate) key: String,
     /// The seat token of its seat in the rated match (empty elsewhere).
-    token: String,
+    pub(crate) token: String,
 }
 
 /// Registers `n` players and creates a rated match of `variant` with them

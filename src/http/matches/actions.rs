@@ -1,5 +1,6 @@
 //! The action resources of `/v1/matches/{id}`: deal, trump, double, play,
-//! any listed action, and resign.
+//! any listed action, and resign (the hand, or the match); abort and
+//! claim are in `endings.rs`.
 
 use actix_web::web::{Data, Path};
 use actix_web::{HttpResponse, post};
@@ -13,7 +14,7 @@ use crate::http::openapi::schema::SeatNumber;
 use crate::http::openapi::schema::actions::{Posted, parse_action, whole};
 use crate::http::problem::{ApiError, Problem};
 use crate::http::respond;
-use crate::rules::{Action, Call, Card, Seat, TrumpChoice};
+use crate::rules::{Action, Call, Card, Ending, Seat, TrumpChoice};
 use crate::service::{Act, ActRequest, Acted, Error, Service};
 
 /// Guards any action body may carry.
@@ -74,7 +75,7 @@ pub struct PlayRequest {
     pub seat: Option<Seat>,
 }
 
-async fn act(
+pub(super) async fn act(
     svc: &Service,
     id: &str,
     bearer: Bearer,
@@ -214,11 +215,46 @@ impl IntoAct for ActionRequest {
     }
 }
 
-struct ResignRequest;
+/// What a resignation forfeits.
+#[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResignScope {
+    /// The hand in progress (the default).
+    #[default]
+    Hand,
+    /// The whole match, at once.
+    Match,
+}
+
+/// `POST …/resign`: what to resign, and the guards.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// `hand` (the default): the caller's side forfeits the hand in
+    /// progress; `match`: the caller's side loses the match at once.
+    #[serde(default)]
+    pub scope: ResignScope,
+    /// Act only if the match is still at this version.
+    #[serde(default, deserialize_with = "whole")]
+    pub expected_version: Option<u64>,
+    /// The seat the client acts for; refused with `403` if the token's seat differs.
+    #[schema(value_type = Option<SeatNumber>)]
+    #[serde(default, deserialize_with = "whole")]
+    pub seat: Option<Seat>,
+}
 
 impl IntoAct for ResignRequest {
     fn into_act(body: &[u8]) -> Result<(Act, GuardBody), Error> {
-        Ok((Act::Resign, parse_body(body)?))
+        let r: ResignRequest = parse_body(body)?;
+        let act = match r.scope {
+            ResignScope::Hand => Act::Resign,
+            ResignScope::Match => Act::End(Ending::Resigned),
+        };
+        let guards = GuardBody {
+            expected_version: r.expected_version,
+            seat: r.seat,
+        };
+        Ok((act, guards))
     }
 }
 
@@ -274,9 +310,13 @@ action_doc!(
         (value = json!({"type": "play", "card": "9O"}))),
 );
 
-/// Resign: the caller's side forfeits the hand in progress (docs/rules.md 5).
+/// Resign the hand (the default) or the match.
 ///
-/// The other side records 36 × the multiplier in force. Never listed in
+/// `scope: hand`: the caller's side forfeits the hand in progress
+/// (docs/rules.md 5); the other side records 36 × the multiplier in force.
+/// `scope: match`: the caller's side loses the match at once, in any phase
+/// (docs/api.md, "Ending a match early"); a rated match is rated (unless
+/// no hand was played to its last trick). Never listed in
 /// `legal_actions`. The body is optional and may carry the guards.
 #[utoipa::path(
     tag = "actions",
@@ -285,15 +325,16 @@ action_doc!(
         ("If-Match" = Option<String>, Header, description = "Act only at this match version"),
         ("Idempotency-Key" = Option<String>, Header, description = "A retry of this seat's latest action with the same key returns the first answer; a seat's key is forgotten once it acts again with another"),
     ),
-    request_body(content = GuardBody, description = "Optional: the guards", examples(
-        ("1: no guards" = (value = json!({}))),
+    request_body(content = ResignRequest, description = "Optional: the scope and the guards", examples(
+        ("1: the hand, no guards" = (value = json!({}))),
+        ("2: the whole match" = (value = json!({"scope": "match"}))),
     )),
     security(("seat_token" = []), ("player_key" = [])),
     responses(
-        (status = 200, description = "The hand was forfeited: the caller's new view", body = MatchView),
+        (status = 200, description = "The hand was forfeited, or the match lost: the caller's new view", body = MatchView),
         (status = 401, description = "Missing or wrong seat token", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The body names another seat", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "No hand in progress, or version_conflict", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "wrong_phase (no hand in progress, or the match is over) or version_conflict", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/v1/matches/{id}/resign")]

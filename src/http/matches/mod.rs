@@ -10,6 +10,7 @@
 //! [`SeatPlayer`]: crate::http::players::wire::SeatPlayer
 
 pub mod actions;
+pub mod endings;
 pub mod handlers;
 pub mod stream;
 pub mod wire;

@@ -256,6 +256,8 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::StoreFull => (507, "store_full", "Store full"),
         Error::CapacityReached(_) => (507, "capacity_reached", "Capacity reached"),
         Error::MatchTooLarge(_) => (507, "match_too_large", "Match too large"),
+        Error::AbortTooLate(_) => (409, "abort_too_late", "Abort too late"),
+        Error::ClaimTooEarly(_) => (409, "claim_too_early", "Claim too early"),
         Error::Internal(_) => (500, "internal_error", "Internal error"),
     }
 }

@@ -91,14 +91,19 @@ pub fn rated_games_among(
     }
     let totals = &rec.game.scores;
     let mine = totals[me as usize];
+    // A seat that resigned, abandoned or was claimed against lost to
+    // every other seat; the others count by their totals.
+    let loser = rec.game.early_loser();
     (0..n)
         .filter(|&s| s != seat && keep(s))
         .map(|s| {
             let theirs = totals[table.side(s) as usize];
-            let score = match mine.cmp(&theirs) {
-                std::cmp::Ordering::Greater => 1.0,
-                std::cmp::Ordering::Equal => 0.5,
-                std::cmp::Ordering::Less => 0.0,
+            let score = match (loser, mine.cmp(&theirs)) {
+                (Some(l), _) if l == seat => 0.0,
+                (Some(l), _) if l == s => 1.0,
+                (_, std::cmp::Ordering::Greater) => 1.0,
+                (_, std::cmp::Ordering::Equal) => 0.5,
+                (_, std::cmp::Ordering::Less) => 0.0,
             };
             Game {
                 opponent: rated.before[s as usize],
@@ -111,7 +116,7 @@ pub fn rated_games_among(
 /// Whether a finished match saw the minimum of play that rates it: at
 /// least one hand played to its last trick.
 pub fn played_enough(game: &Match) -> bool {
-    game.results.iter().any(|r| r.forfeit.is_none())
+    game.played_enough()
 }
 
 /// What of a seat's games counts.
@@ -283,5 +288,41 @@ mod tests {
         );
         note_opponents(&mut standing, &[], t0 + 2 * DAY_MS + 5);
         assert!(standing.recent.is_empty(), "forgotten after a day");
+    }
+
+    #[test]
+    fn in_the_individual_game_an_early_loser_lost_to_every_seat() {
+        use crate::rules::{Ending, Rules, Variant};
+        use crate::service::SeatKind;
+        let rules = Rules {
+            variant: Variant::Abarrotada3,
+            ..Rules::default()
+        };
+        let mut game = Match::new(rules, [5; 32]).unwrap();
+        let dealer = game.dealer;
+        game.perform(
+            crate::rules::Move::Act(dealer, crate::rules::Action::Deal),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        // Seat 1 leads on points, then resigns the match.
+        game.scores = [3, 9, 1, 0];
+        game.end(1, Ending::Resigned, &mut Vec::new()).unwrap();
+        let rec = MatchRecord::sample(game, &[SeatKind::Remote; 3], true);
+        let rated = rec.rated.clone().unwrap();
+        let scores = |seat| -> Vec<f64> {
+            rated_games(&rec, &rated, seat)
+                .iter()
+                .map(|g| g.score)
+                .collect()
+        };
+        assert_eq!(scores(1), [0.0, 0.0], "the resigner lost to both");
+        assert_eq!(scores(0), [1.0, 1.0], "seat 0 beat the resigner and seat 2");
+        assert_eq!(
+            scores(2),
+            [0.0, 1.0],
+            "seat 2 lost to seat 0, beat the resigner"
+        );
+        assert_eq!(rec.game.winner, Some(Winner::Side(0)));
     }
 }

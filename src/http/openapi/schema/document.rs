@@ -13,7 +13,11 @@ use utoipa::openapi::{OpenApi, RefOr, Required};
 use super::problem::{ProblemCode, codes_of, example_title};
 
 /// Operations whose body may be left out: the guards are all optional.
-const OPTIONAL_BODIES: &[&str] = &["/v1/matches/{id}/deal", "/v1/matches/{id}/resign"];
+const OPTIONAL_BODIES: &[&str] = &[
+    "/v1/matches/{id}/deal",
+    "/v1/matches/{id}/resign",
+    "/v1/matches/{id}/abort",
+];
 
 /// Applies the touches to `api`.
 pub fn finish(api: &mut OpenApi) {

@@ -177,6 +177,81 @@ event!(
     }
 );
 event!(
+    /// A seat ended the match early: it resigned the match, aborted it,
+    /// abandoned it (missed moves on its move clock; the server makes this
+    /// move) or claimed victory over an absent opponent. A `match_over`
+    /// follows, except after an abort (the match ends with no winner).
+    MatchEndedEvent, MatchEndedTag, "match_ended" {
+        /// The seat that ended it (for `abandoned`, the absent seat).
+        #[schema(value_type = SeatNumber)]
+        seat: Seat,
+        /// How.
+        ending: EndingShown,
+    }
+);
+
+/// How a match was ended early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EndingShown {
+    /// `resigned` (the seat's side loses), `aborted` (no winner),
+    /// `abandoned` (the seat's side loses), `claimed` (the side of
+    /// `against` loses).
+    pub how: EndingHow,
+    /// For `claimed`: the absent seat claimed against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<SeatNumber>, required = false)]
+    pub against: Option<Seat>,
+}
+
+/// Who ended a match early, and how (a view's `ended_by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct EndedByShown {
+    /// The seat that ended it (for `abandoned`, the absent seat).
+    #[schema(value_type = SeatNumber)]
+    pub seat: Seat,
+    /// How.
+    #[serde(flatten)]
+    pub ending: EndingShown,
+}
+
+impl From<crate::rules::Ending> for EndingShown {
+    fn from(e: crate::rules::Ending) -> EndingShown {
+        use crate::rules::Ending;
+        let (how, against) = match e {
+            Ending::Resigned => (EndingHow::Resigned, None),
+            Ending::Aborted => (EndingHow::Aborted, None),
+            Ending::Abandoned => (EndingHow::Abandoned, None),
+            Ending::Claimed { against } => (EndingHow::Claimed, Some(against)),
+        };
+        EndingShown { how, against }
+    }
+}
+
+impl From<crate::rules::EndedBy> for EndedByShown {
+    fn from(e: crate::rules::EndedBy) -> EndedByShown {
+        EndedByShown {
+            seat: e.seat,
+            ending: e.ending.into(),
+        }
+    }
+}
+
+/// The ways a match ends early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndingHow {
+    /// The seat resigned the match.
+    Resigned,
+    /// The seat aborted the match before the minimum of play.
+    Aborted,
+    /// The seat missed too many moves in a row in a rated match.
+    Abandoned,
+    /// The seat claimed victory over an absent opponent.
+    Claimed,
+}
+
+event!(
     /// A house bot acted for a seat: a bot seat, or a remote seat whose
     /// move clock ran out. The action's own events follow, with the same
     /// `version`.
@@ -217,6 +292,7 @@ pub enum BotReason {
     ("hand_forfeited" = "#/components/schemas/HandForfeitedEvent"),
     ("hand_scored" = "#/components/schemas/HandScoredEvent"),
     ("match_over" = "#/components/schemas/MatchOverEvent"),
+    ("match_ended" = "#/components/schemas/MatchEndedEvent"),
     ("bot_acted" = "#/components/schemas/BotActedEvent"),
 )))]
 pub enum Event {
@@ -240,6 +316,8 @@ pub enum Event {
     HandScored(HandScoredEvent),
     /// `match_over`.
     MatchOver(MatchOverEvent),
+    /// `match_ended`.
+    MatchEnded(MatchEndedEvent),
     /// `bot_acted`.
     BotActed(BotActedEvent),
 }
@@ -274,6 +352,7 @@ fn type_of(e: &engine::Event) -> &'static str {
             winner: _,
             scores: _,
         } => "match_over",
+        engine::Event::MatchEnded { seat: _, ending: _ } => "match_ended",
     }
 }
 
@@ -286,6 +365,7 @@ mod tests {
 
     use super::*;
     use crate::http::matches::wire::{CreateMatch, EventsPage};
+    use crate::rules::Ending;
     use crate::service::{Act, ActRequest, Limits, Service};
     use crate::store::MemoryStore;
 
@@ -352,6 +432,10 @@ mod tests {
         svc.act(&resigned, Some(&tokens[0]), act(Act::Resign))
             .await
             .unwrap();
+        // Seat 0 resigns the match.
+        svc.act(&resigned, Some(&tokens[0]), act(Act::End(Ending::Resigned)))
+            .await
+            .unwrap();
 
         let mut types = BTreeSet::new();
         for (id, token) in [
@@ -387,6 +471,7 @@ mod tests {
             "hand_forfeited",
             "hand_scored",
             "match_over",
+            "match_ended",
             "bot_acted",
         ]
         .into_iter()

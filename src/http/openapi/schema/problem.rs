@@ -84,6 +84,11 @@ pub enum ProblemCode {
     StoreFull,
     /// 507: the match dealt every hand it may.
     MatchTooLarge,
+    /// 409: an abort after the minimum of play (a hand played to its last
+    /// trick).
+    AbortTooLate,
+    /// 409: a claim of victory before the opponent missed enough moves.
+    ClaimTooEarly,
     /// 500: a bug, logged.
     InternalError,
 }
@@ -121,6 +126,8 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             AlreadyQueued,
             TicketMatched,
             PartyClosed,
+            AbortTooLate,
+            ClaimTooEarly,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -194,6 +201,8 @@ mod tests {
             ApiError::Service(Error::Busy(s())),
             ApiError::Service(Error::StoreFull),
             ApiError::Service(Error::MatchTooLarge(s())),
+            ApiError::Service(Error::AbortTooLate(s())),
+            ApiError::Service(Error::ClaimTooEarly(s())),
             ApiError::Service(Error::Internal(s())),
             ApiError::RateLimited {
                 retry_after: 1,

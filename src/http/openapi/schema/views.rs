@@ -101,8 +101,12 @@ pub struct GameView {
     pub scores: Vec<i32>,
     /// One result per finished hand.
     pub hands: Vec<engine::HandResult>,
-    /// The winning side, `"draw"`, or null while the match goes on.
+    /// The winning side, `"draw"`, or null while the match goes on (and
+    /// after an abort).
     pub winner: Option<Winner>,
+    /// Who ended the match early, and how (docs/api.md, "Ending a match
+    /// early"); null otherwise.
+    pub ended_by: Option<super::events::EndedByShown>,
     /// The exact actions the viewer may post now.
     pub legal_actions: Vec<engine::Action>,
     /// `SHA-256(seed)`, hex: the commitment to the deals.
@@ -207,6 +211,7 @@ impl From<engine::GameView> for GameView {
             scores,
             hands,
             winner,
+            ended_by,
             legal_actions,
             seed_sha256,
             seed,
@@ -234,6 +239,7 @@ impl From<engine::GameView> for GameView {
             scores,
             hands,
             winner,
+            ended_by: ended_by.map(Into::into),
             legal_actions,
             seed_sha256,
             seed,

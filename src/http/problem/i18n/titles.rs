@@ -263,6 +263,22 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "abort_too_late",
+        [
+            "Abort too late",
+            "Massa tard per anul·lar la partida",
+            "Demasiado tarde para anular la partida",
+        ],
+    ),
+    (
+        "claim_too_early",
+        [
+            "Claim too early",
+            "Massa d'hora per reclamar la victòria",
+            "Demasiado pronto para reclamar la victoria",
+        ],
+    ),
+    (
         "internal_error",
         ["Internal error", "Error intern", "Error interno"],
     ),
