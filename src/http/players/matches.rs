@@ -35,6 +35,7 @@ pub enum MatchesStatus {
 #[into_params(parameter_in = Query)]
 pub struct MatchesQuery {
     /// `all` (default), `ongoing` or `finished`.
+    #[param(inline)]
     pub status: Option<MatchesStatus>,
     /// The `next` of the previous page.
     pub cursor: Option<String>,

@@ -190,9 +190,9 @@ event!(
     }
 );
 
-/// How a match was ended early.
+/// How a match was ended early. Open to other fields: a view's
+/// `ended_by` is this with the seat beside it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct EndingShown {
     /// `resigned` (the seat's side loses), `aborted` (no winner),
     /// `abandoned` (the seat's side loses), `claimed` (the side of
