@@ -7,7 +7,7 @@ use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{Backend, TestApp, spawn_app};
+use crate::app::{Backend, TestApp, spawn_app, store_for};
 use crate::backends::both_stores;
 
 async fn events(app: &TestApp, id: &str, query: &str) -> Vec<Value> {
@@ -161,7 +161,7 @@ async fn stream_sends_events_and_resumes_after_last_event_id(backend: Backend) {
 }
 
 async fn a_refused_action_on_a_match_with_a_due_clock_writes_nothing(backend: Backend) {
-    let store = crate::backends::private_schedule_store(backend).await;
+    let store = store_for(backend, None).await;
     // No scheduler here, so that only the requests could write.
     let mut opts = crate::app::unlimited();
     opts.scheduler.enabled = false;

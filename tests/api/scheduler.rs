@@ -108,7 +108,7 @@ async fn a_silent_seat_s_clock_fires_with_nobody_reading(backend: Backend) {
 }
 
 async fn reads_of_due_matches_write_nothing(backend: Backend) {
-    let store = crate::backends::private_schedule_store(backend).await;
+    let store = store_for(backend, None).await;
     // Without a scheduler, nothing but requests could write.
     let app = spawn_with(store.clone(), options(|o| o.scheduler.enabled = false)).await;
     let bot = json!({"kind": "bot", "bot": "random"});

@@ -44,20 +44,16 @@ impl Backend {
 /// Makes the store for `backend`, on `url` for Redis (by default the
 /// shared test server of [`redis::redis_url`]).
 ///
-/// On Redis its schedule of due work is its own (see
-/// [`private_schedule_store`]): every test of a run shares one Redis, and
-/// a scheduler of one test would otherwise play (or, when its test ends
-/// mid-step, hold for a lease) another test's due work. Two instances that
-/// must share due work share one store, or use [`store_sharing`].
+/// On Redis its schedule of due work is its own: every test of a run
+/// shares one Redis, and a scheduler of one test would otherwise play (or,
+/// when its test ends mid-step, hold for a lease) another test's due work.
+/// Two instances that must share due work share one store, or use
+/// [`store_sharing`].
 pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn MatchStore> {
-    let store: Arc<dyn MatchStore> = match (backend, redis_url) {
-        (Backend::Redis, Some(url)) => Arc::new(
-            RedisStore::connect(&url, Duration::from_secs(3600))
-                .await
-                .expect("connect to the test Redis")
-                .with_schedule_name(&format!("test:due:{}", rand_name())),
-        ),
-        (backend, _) => private_schedule_store(backend).await,
+    let name = format!("test:due:{}", rand_name());
+    let store = match backend {
+        Backend::Memory => Arc::new(MemoryStore::new()),
+        _ => redis_store(backend, redis_url, HOUR, &name).await,
     };
     assert_eq!(store.kind(), backend.kind());
     store
@@ -66,43 +62,34 @@ pub async fn store_for(backend: Backend, redis_url: Option<String>) -> Arc<dyn M
 /// A store on `backend` keeping its schedule of due work under `name`, to
 /// share due work with the other stores given that name.
 pub async fn store_sharing(backend: Backend, name: &str) -> Arc<dyn MatchStore> {
-    match backend {
-        Backend::Memory => panic!("memory stores share nothing; share one store instead"),
-        Backend::Redis => Arc::new(
-            RedisStore::connect(&redis::redis_url(), Duration::from_secs(3600))
-                .await
-                .expect("connect to the test Redis")
-                .with_schedule_name(name),
-        ),
-        Backend::Cluster => Arc::new(
-            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
-                .await
-                .expect("connect to the test Redis Cluster")
-                .with_schedule_name(name),
-        ),
-    }
+    assert_ne!(
+        backend,
+        Backend::Memory,
+        "memory stores share nothing; share one store instead"
+    );
+    redis_store(backend, None, HOUR, name).await
 }
 
-/// A store on `backend` whose schedule of due work no other store shares
-/// (on Redis, every test server shares one server, and each one's
-/// scheduler would otherwise play every other's due work).
-pub async fn private_schedule_store(backend: Backend) -> Arc<dyn MatchStore> {
-    let name = format!("test:due:{}", rand_name());
-    match backend {
-        Backend::Memory => Arc::new(MemoryStore::new()),
-        Backend::Redis => Arc::new(
-            RedisStore::connect(&redis::redis_url(), Duration::from_secs(3600))
-                .await
-                .expect("connect to the test Redis")
-                .with_schedule_name(&name),
-        ),
-        Backend::Cluster => Arc::new(
-            RedisStore::connect_cluster(&cluster::cluster_urls(), Duration::from_secs(3600))
-                .await
-                .expect("connect to the test Redis Cluster")
-                .with_schedule_name(&name),
-        ),
-    }
+/// How long the test stores keep an unwritten match.
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// A Redis or Redis Cluster store (on `url`, else the shared test server)
+/// forgetting a match `ttl` after its last write, scheduling under `name`.
+async fn redis_store(
+    backend: Backend,
+    url: Option<String>,
+    ttl: Duration,
+    name: &str,
+) -> Arc<dyn MatchStore> {
+    let store = match backend {
+        Backend::Cluster => RedisStore::connect_cluster(&cluster::cluster_urls(), ttl)
+            .await
+            .expect("connect to the test Redis Cluster"),
+        _ => RedisStore::connect(&url.unwrap_or_else(redis::redis_url), ttl)
+            .await
+            .expect("connect to the test Redis"),
+    };
+    Arc::new(store.with_schedule_name(name))
 }
 
 /// A name no other test of this run uses.
@@ -123,18 +110,7 @@ pub async fn store_with_ttl(backend: Backend, ttl: Duration) -> Arc<dyn MatchSto
             ttl,
             ..MemoryLimits::default()
         })),
-        Backend::Redis => Arc::new(
-            RedisStore::connect(&redis::redis_url(), ttl)
-                .await
-                .expect("connect to the test Redis")
-                .with_schedule_name(&format!("test:due:{}", rand_name())),
-        ),
-        Backend::Cluster => Arc::new(
-            RedisStore::connect_cluster(&cluster::cluster_urls(), ttl)
-                .await
-                .expect("connect to the test Redis Cluster")
-                .with_schedule_name(&format!("test:due:{}", rand_name())),
-        ),
+        _ => redis_store(backend, None, ttl, &format!("test:due:{}", rand_name())).await,
     }
 }
 
