@@ -143,6 +143,25 @@ test('each language renders, the default taken from the browser', async () => {
   await page.context().close();
 });
 
+test('a match resigned through the API says so at its end, in each language', async () => {
+  const words = { en: /Anna \(you\) resigned the match/, ca: /Anna \(tu\) ha abandonat la partida/, es: /Anna \(tú\) ha abandonado la partida/ };
+  for (const [lang, said] of Object.entries(words)) {
+    const page = await openPage(browser, { viewport: PHONE, locale: `${lang}-ES` });
+    const { id, token } = await startAgainstBots(page, { maxHands: 3 });
+    await waitForMove(page);
+    const r = await fetch(`${BASE}/v1/matches/${id}/resign`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: 'match' }),
+    });
+    assert.equal(r.status, 200, await r.text());
+    await page.locator('.over .ended-by').waitFor();
+    assert.match(await page.locator('.over .ended-by').textContent(), said);
+    assertNoProblems(page);
+    await page.context().close();
+  }
+});
+
 test('the lobby and the table have no serious or critical accessibility violations', async () => {
   const page = await openPage(browser, { viewport: PHONE });
   await page.goto(`${BASE}/`);

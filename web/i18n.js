@@ -37,6 +37,11 @@ const en = {
   refused: (d) => `Refused: ${d}`, connLost: 'Connection lost, reconnecting…', matchNotFound: 'No such match.',
   badToken: 'This seat link is not valid for this match.',
   matchOver: 'Match over', weWon: 'Your side won', theyWon: 'The other side won', winner: (who) => `${who} won`, draw: 'A draw', seed: 'Seed (checks the deals)',
+  endedBy: {
+    resigned: (who) => `${who} resigned the match`, aborted: (who) => `${who} aborted the match: nobody wins`,
+    abandoned: (who) => `${who} missed too many moves: the match is lost`,
+    claimed: (who, gone) => `${who} claimed the match: ${gone} was gone`,
+  },
   backToLobby: 'New match', matchId: 'Match',
   suits: { O: 'Oros', C: 'Copes', E: 'Espases', B: 'Bastos' },
   cardName: (rank, suit) => `${({ 1: 'Ace', 9: 'Manilla 9', 10: 'Sota', 11: 'Cavall', 12: 'Rei' })[rank] || rank} of ${suit}`,
@@ -77,6 +82,11 @@ const ca = {
   refused: (d) => `Refusat: ${d}`, connLost: 'Connexió perduda, tornant a connectar…', matchNotFound: 'Aquesta partida no existeix.',
   badToken: 'Aquest enllaç de seient no és vàlid per a aquesta partida.',
   matchOver: 'Partida acabada', weWon: 'Guanya el vostre bàndol', theyWon: 'Guanya l\'altre bàndol', winner: (who) => `Guanya ${who}`, draw: 'Empat', seed: 'Llavor (comprova els repartiments)',
+  endedBy: {
+    resigned: (who) => `${who} ha abandonat la partida`, aborted: (who) => `${who} ha anul·lat la partida: no guanya ningú`,
+    abandoned: (who) => `${who} ha deixat passar massa jugades: perd la partida`,
+    claimed: (who, gone) => `${who} ha reclamat la partida: ${gone} no hi era`,
+  },
   backToLobby: 'Partida nova', matchId: 'Partida',
   suits: { O: 'oros', C: 'copes', E: 'espases', B: 'bastos' },
   cardName: (rank, suit) => {
@@ -120,6 +130,11 @@ const es = {
   refused: (d) => `Rechazado: ${d}`, connLost: 'Conexión perdida, reconectando…', matchNotFound: 'Esa partida no existe.',
   badToken: 'Este enlace de asiento no es válido para esta partida.',
   matchOver: 'Partida terminada', weWon: 'Gana vuestro bando', theyWon: 'Gana el otro bando', winner: (who) => `Gana ${who}`, draw: 'Empate', seed: 'Semilla (comprueba los repartos)',
+  endedBy: {
+    resigned: (who) => `${who} ha abandonado la partida`, aborted: (who) => `${who} ha anulado la partida: no gana nadie`,
+    abandoned: (who) => `${who} ha dejado pasar demasiadas jugadas: pierde la partida`,
+    claimed: (who, gone) => `${who} ha reclamado la partida: ${gone} no estaba`,
+  },
   backToLobby: 'Partida nueva', matchId: 'Partida',
   suits: { O: 'oros', C: 'copas', E: 'espadas', B: 'bastos' },
   cardName: (rank, suit) => `${({ 1: 'as', 9: 'manilla', 10: 'sota', 11: 'caballo', 12: 'rey' })[rank] || rank} de ${suit}`,

@@ -130,6 +130,15 @@ function results(view) {
         sides.map((i) => el('td', {}, `${h.points[i] ?? 0} → ${h.recorded[i] ?? 0}`)))))));
 }
 
+/** How a match ended early (resigned, aborted, abandoned, claimed), if it did. */
+function endedBy(view) {
+  const e = view.ended_by;
+  const say = e && t('endedBy')[e.how];
+  if (!say) return null;
+  const gone = e.against !== null && e.against !== undefined ? seatName(view, e.against) : '';
+  return el('p', { class: 'ended-by' }, say(seatName(view, e.seat), gone));
+}
+
 function over(view) {
   if (view.phase !== 'match_over') return null;
   let who = view.winner === 'draw' || view.winner === null ? t('draw') : t('winner', sideName(view, view.winner));
@@ -139,6 +148,7 @@ function over(view) {
   return el('section', { class: 'over', 'aria-labelledby': 'over-title' },
     el('h2', { id: 'over-title' }, t('matchOver')),
     el('p', { class: 'winner' }, who),
+    endedBy(view),
     el('p', {}, view.scores.filter((_, i) => view.seats.some((s) => s.team === i)).join(' – ')),
     view.seed ? el('p', { class: 'seed' }, `${t('seed')}: `, el('code', { 'data-seed': '' }, view.seed)) : null,
     el('p', {}, el('a', { href: '#', class: 'button' }, t('backToLobby'))));

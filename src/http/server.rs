@@ -172,7 +172,9 @@ pub fn serve_split(
     lobby: Lobby,
     opts: ServeOptions,
 ) -> std::io::Result<Server> {
-    crate::lobby::spawn_housekeeping(&lobby);
+    if opts.scheduler.enabled {
+        crate::lobby::spawn_housekeeping(&lobby);
+    }
     crate::service::spawn_scheduler(lobby.service(), opts.scheduler);
     let data = Data::from(Arc::clone(lobby.service()));
     let lobby = Data::new(lobby);

@@ -21,6 +21,7 @@ pub mod pending;
 mod players;
 pub mod queue;
 mod ratings;
+mod recovery;
 mod start;
 pub mod store;
 mod tables;
@@ -98,10 +99,11 @@ const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(1);
 /// Starts, on the current Tokio runtime, this instance's lobby
 /// housekeeping, once a second for as long as the service lives: a
 /// matching pass over every queue pool (so that expiry and house-bot
-/// filling happen on time even when no request comes), and the expiry of
-/// challenges past their time. Every instance runs it; the
-/// compare-and-set writes make sure each match is formed, and each expiry
-/// announced, once.
+/// filling happen on time even when no request comes), the expiry of
+/// challenges past their time, the starts a writer left half-done, and a
+/// page of the public listing pruned (see `recovery.rs`). Every instance
+/// runs it; the compare-and-set writes make sure each match is formed,
+/// and each expiry announced, once. No read does any of this.
 pub fn spawn_housekeeping(lobby: &Lobby) {
     let Ok(rt) = tokio::runtime::Handle::try_current() else {
         return;
@@ -110,6 +112,7 @@ pub fn spawn_housekeeping(lobby: &Lobby) {
         (Arc::downgrade(&lobby.svc), Arc::downgrade(&lobby.core));
     rt.spawn(async move {
         let mut tick = tokio::time::interval(HOUSEKEEPING_EVERY);
+        let mut listing: Option<String> = None;
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
@@ -122,6 +125,13 @@ pub fn spawn_housekeeping(lobby: &Lobby) {
             }
             if let Err(e) = lobby.sweep_challenges().await {
                 tracing::debug!(error = %e, "challenge sweep failed");
+            }
+            if let Err(e) = lobby.finish_starts().await {
+                tracing::debug!(error = %e, "finishing left-over starts failed");
+            }
+            match lobby.prune_listing(listing.take()).await {
+                Ok(next) => listing = next,
+                Err(e) => tracing::debug!(error = %e, "listing pruning failed"),
             }
         }
     });

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 pub use super::act_kind::Act;
 use super::clock::now_ms;
 use super::compact::Actor;
-use super::persist::COMMIT_ATTEMPTS;
+use super::persist::{COMMIT_ATTEMPTS, Scheduling};
 use super::record::{MatchRecord, MatchView};
 use super::{Error, Service, driver, endings, events, metrics};
 use crate::rules::{Action, Seat};
@@ -130,7 +130,7 @@ impl Service {
         let mut loaded = Some(stored);
         for _ in 0..COMMIT_ATTEMPTS {
             let rec = match loaded.take() {
-                Some(rec) => self.bring_current(rec).await?,
+                Some(rec) => self.bring_current(rec, Scheduling::Write).await?,
                 None => self.load_current(id).await?,
             };
             let keyed = idem_key.as_deref().map(|k| (k, fingerprint.as_str()));

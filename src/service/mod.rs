@@ -135,8 +135,9 @@ pub struct Service {
     driver: driver::Driver,
     cache: cache::Cache,
     hooks: Arc<dyn Hooks>,
-    /// Wakes this instance's scheduler when a write made work due now.
-    due_wake: Arc<tokio::sync::Notify>,
+    /// Wakes this instance's scheduler when a write made work due now,
+    /// and tells it the soonest future due time this instance wrote.
+    due_wake: Arc<scheduler::DueWake>,
 }
 
 impl Service {

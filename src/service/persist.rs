@@ -100,14 +100,15 @@ impl Service {
     /// client: house bots, automatic deals, move clocks that have run out.
     pub(super) async fn load_current(&self, id: &str) -> Result<Arc<MatchRecord>, Error> {
         let rec = self.load(id).await?;
-        self.bring_current(rec).await
+        self.bring_current(rec, Scheduling::Write).await
     }
 
     /// [`load_current`](Self::load_current) from `rec`, a record just
-    /// loaded.
+    /// loaded; `scheduling` says who records the match's next due time.
     pub(super) async fn bring_current(
         &self,
         mut rec: Arc<MatchRecord>,
+        scheduling: Scheduling,
     ) -> Result<Arc<MatchRecord>, Error> {
         let id = rec.id.clone();
         for _ in 0..COMMIT_ATTEMPTS {
@@ -128,8 +129,9 @@ impl Service {
             if advanced.version == before {
                 return Ok(advanced);
             }
-            if let CommitOutcome::Committed { .. } =
-                self.save(&advanced, before, &events, None).await?
+            if let CommitOutcome::Committed { .. } = self
+                .save_as(&advanced, before, &events, None, scheduling)
+                .await?
             {
                 house.record();
                 return Ok(advanced);
@@ -152,6 +154,20 @@ impl Service {
         events: &[StoredEvent],
         idempotency: Option<(&str, &str)>,
     ) -> Result<CommitOutcome, Error> {
+        self.save_as(rec, before, events, idempotency, Scheduling::Write)
+            .await
+    }
+
+    /// [`save`](Self::save), with `scheduling` saying who records the
+    /// match's next due time.
+    async fn save_as(
+        &self,
+        rec: &Arc<MatchRecord>,
+        before: u64,
+        events: &[StoredEvent],
+        idempotency: Option<(&str, &str)>,
+        scheduling: Scheduling,
+    ) -> Result<CommitOutcome, Error> {
         let (state, events) = if rec.legacy_layout {
             (Some(serde_json::to_string(rec)?), events::encode(events)?)
         } else {
@@ -168,8 +184,12 @@ impl Service {
         // Scheduled before the write, so that a crash right after it loses
         // nothing (a write that then loses its race leaves the schedule
         // early, which costs one look), and again after it (see
-        // `scheduler.rs`).
-        self.schedule_due(rec).await?;
+        // `scheduler.rs`). A scheduler's claim needs neither: its lease
+        // keeps the match in the schedule until it settles it.
+        let write = scheduling == Scheduling::Write;
+        if write {
+            self.schedule_due(rec).await?;
+        }
         let commit = Commit {
             expected_version: before,
             new_version: rec.version,
@@ -194,7 +214,9 @@ impl Service {
             );
         }
         if let CommitOutcome::Committed { .. } = outcome {
-            self.schedule_written(rec).await;
+            if write {
+                self.schedule_written(rec).await;
+            }
             self.hooks.committed(rec).await;
         }
         Ok(outcome)
@@ -310,4 +332,14 @@ pub(super) fn decode(snap: &Snapshot) -> Result<MatchRecord, Error> {
         )));
     }
     Ok(replayed.rec)
+}
+
+/// Who records a write's next due time in the store's schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Scheduling {
+    /// The write itself, before and after committing (a request's write).
+    Write,
+    /// The scheduler's claim, when it settles the match (its lease keeps
+    /// the match scheduled meanwhile, and a crash lets the lease run out).
+    Claimed,
 }

@@ -13,12 +13,14 @@
 //! instance that dies holding a claim loses nothing: its lease runs out
 //! and another instance claims the match again.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
 
 use super::clock::now_ms;
+use super::persist::Scheduling;
 use super::record::MatchRecord;
 use super::{Error, Service, driver, metrics};
 use crate::rules::Phase;
@@ -30,12 +32,18 @@ const RETRY_AFTER_MS: u64 = 500;
 /// How the scheduler runs.
 #[derive(Clone, Copy, Debug)]
 pub struct SchedulerOptions {
-    /// Whether this instance plays due work at all (an instance that does
-    /// not still schedules what its writes make due, for the others).
+    /// Whether this instance plays due work at all, and runs the lobby's
+    /// housekeeping (an instance that does not still schedules what its
+    /// writes make due, for the others).
     pub enabled: bool,
-    /// Longest pause between two claims when this instance wrote nothing
-    /// due (other instances' due work is found this often).
+    /// Pause between two claims while there is work (other instances'
+    /// due work is found this often).
     pub poll: Duration,
+    /// Longest pause between two claims when idle: the pause doubles from
+    /// `poll` up to this while claims find nothing, and is cut short by
+    /// this instance's own writes (work due now, or the soonest clock it
+    /// set).
+    pub idle_poll: Duration,
     /// How long a claim is this instance's before another may take it.
     pub lease: Duration,
     /// Most matches claimed at once.
@@ -49,10 +57,61 @@ impl Default for SchedulerOptions {
         SchedulerOptions {
             enabled: true,
             poll: Duration::from_millis(50),
+            idle_poll: Duration::from_millis(250),
             lease: Duration::from_secs(15),
             batch: 64,
             concurrency: 32,
         }
+    }
+}
+
+/// What this instance's writes tell its scheduler: work due now (a
+/// notification), and the soonest future due time they set (a hint: a
+/// later one is found by polling).
+#[derive(Debug)]
+pub struct DueWake {
+    now: Notify,
+    soonest: AtomicU64,
+}
+
+impl Default for DueWake {
+    fn default() -> DueWake {
+        DueWake {
+            now: Notify::new(),
+            soonest: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+
+impl DueWake {
+    /// Notes work due at `at` (milliseconds since the Unix epoch).
+    fn due(&self, at: u64, now: u64) {
+        if at <= now {
+            self.now.notify_one();
+        } else {
+            self.soonest.fetch_min(at, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits up to `pause`, less when this instance's writes made work
+    /// due sooner.
+    async fn wait(&self, pause: Duration) {
+        let now = now_ms();
+        let soonest = self.soonest.load(Ordering::Relaxed);
+        let pause = if soonest <= now {
+            // Due already: forget the hint (a newer, later one is lost
+            // and found by polling).
+            let _ = self.soonest.compare_exchange(
+                soonest,
+                u64::MAX,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+            Duration::ZERO
+        } else {
+            pause.min(Duration::from_millis(soonest - now))
+        };
+        let _ = tokio::time::timeout(pause, self.now.notified()).await;
     }
 }
 
@@ -86,9 +145,7 @@ impl Service {
             return Ok(());
         };
         self.store.schedule(&rec.id, at).await?;
-        if at <= now {
-            self.due_wake.notify_one();
-        }
+        self.due_wake.due(at, now);
         Ok(())
     }
 
@@ -121,13 +178,12 @@ impl Service {
             }
             Err(e) => return Err(e),
         };
-        let rec = self.bring_current(rec).await?;
-        if rec.game.phase() == Phase::MatchOver {
+        let rec = self.bring_current(rec, Scheduling::Claimed).await?;
+        let next = if rec.game.phase() == Phase::MatchOver {
             self.hooks.settle(&rec).await?;
-        }
-        let next = match rec.game.phase() {
-            Phase::MatchOver => None,
-            _ => next_due(&rec, now_ms(), self.limits.caps()),
+            None
+        } else {
+            next_due(&rec, now_ms(), self.limits.caps())
         };
         self.store
             .settle_due(&claim.id, claim.lease_until_ms, next)
@@ -150,8 +206,9 @@ pub fn spawn_scheduler(svc: &Arc<Service>, opts: SchedulerOptions) {
     rt.spawn(run(weak, wake, opts));
 }
 
-async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
+async fn run(weak: Weak<Service>, wake: Arc<DueWake>, opts: SchedulerOptions) {
     let running = Arc::new(Semaphore::new(opts.concurrency.max(1)));
+    let mut pause = opts.poll;
     loop {
         let Some(svc) = weak.upgrade() else { return };
         let room = running.available_permits().min(opts.batch.max(1));
@@ -168,6 +225,11 @@ async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
             }
         };
         let full = claims.len() >= room && room > 0;
+        pause = if claims.is_empty() && room > 0 {
+            (pause * 2).clamp(opts.poll, opts.idle_poll.max(opts.poll))
+        } else {
+            opts.poll
+        };
         let now = now_ms();
         for claim in claims {
             let late = now.saturating_sub(claim.due_ms) as f64 / 1000.0;
@@ -202,7 +264,7 @@ async fn run(weak: Weak<Service>, wake: Arc<Notify>, opts: SchedulerOptions) {
         }
         drop(svc);
         if !full {
-            let _ = tokio::time::timeout(opts.poll, wake.notified()).await;
+            wake.wait(pause).await;
         }
     }
 }

@@ -571,9 +571,12 @@ async fn racing_last_acceptances_start_the_match_once(backend: Backend) {
 }
 
 /// A challenge whose last acceptance was written but whose match was not
-/// created (its starter stopped half-way) is started by the next reader,
-/// once.
-async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(backend: Backend) {
+/// created (its starter stopped half-way) reads as `starting` (a read
+/// starts nothing), and is started once by its players' next answers,
+/// racing.
+async fn a_fully_accepted_challenge_not_started_is_started_once_by_its_next_answers(
+    backend: Backend,
+) {
     let lobby: Arc<dyn LobbyStore> = match backend {
         Backend::Memory => Arc::new(MemoryLobbyStore::new()),
         _ => Arc::new(
@@ -632,18 +635,32 @@ async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(ba
         app.get(&format!("/v1/matches/{id}"), None).await.status,
         StatusCode::NOT_FOUND
     );
-    let readers: Vec<_> = p
+    // A read shows it as it is, and starts nothing.
+    let r = app
+        .get(&format!("/v1/challenges/{id}"), Some(&p[0].key))
+        .await;
+    assert_eq!(r.json["status"], "starting", "{}", r.text);
+    assert_eq!(
+        app.get(&format!("/v1/matches/{id}"), None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // Its players' answers, racing, start it once.
+    let answers: Vec<_> = p[1..]
         .iter()
         .map(|who| {
             let (base, id, key) = (app.base.clone(), id.clone(), who.key.clone());
             tokio::spawn(async move {
                 TestApp::external(base)
-                    .get(&format!("/v1/challenges/{id}"), Some(&key))
+                    .post(
+                        &format!("/v1/challenges/{id}/accept"),
+                        Some(&key),
+                        json!({}),
+                    )
                     .await
             })
         })
         .collect();
-    for r in readers {
+    for r in answers {
         let r = r.await.unwrap();
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         assert_eq!(r.json["status"], "started");
@@ -686,7 +703,7 @@ async fn a_player_has_at_most_fifty_pending_challenges(backend: Backend) {
 
 both_stores!(
     a_player_has_at_most_fifty_pending_challenges,
-    a_fully_accepted_challenge_not_started_is_started_by_its_next_reader,
+    a_fully_accepted_challenge_not_started_is_started_once_by_its_next_answers,
     a_pairs_challenge_is_accepted_by_all_three_and_played,
     an_individual_rated_challenge_seats_a_house_bot,
     decline_cancel_and_expiry_close_a_challenge_and_are_heard,

@@ -26,6 +26,7 @@ mod endings;
 mod errors;
 mod fair_play;
 mod hardening;
+mod left_over_starts;
 mod limits;
 mod metrics;
 mod names;

@@ -1,18 +1,23 @@
 //! A lobby store that passes everything to another one, and lets a test
-//! watch what is inserted or refuse some index writes.
+//! watch what is inserted, count every write, or refuse some writes.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use botifarra::lobby::store::{Doc, LobbyStore, Snapshot, StoreError};
 
-/// `inner`, with `on_insert` told of each document inserted and `refuse_index` deciding which `index_add`s fail as if
-/// the backend were down.
+/// `inner`, with `on_insert` told of each document inserted, and
+/// `refuse_index` and `refuse_replace` deciding which `index_add`s and
+/// `replace`s fail as if the backend were down; `writes` counts every
+/// write asked (refused or not).
 pub struct TappedStore {
     pub inner: Arc<dyn LobbyStore>,
     pub on_insert: Box<dyn Fn(Doc) + Send + Sync>,
     pub refuse_index: Box<dyn Fn(&str) -> bool + Send + Sync>,
+    pub refuse_replace: Box<dyn Fn(Doc) -> bool + Send + Sync>,
+    pub writes: Arc<AtomicU64>,
 }
 
 impl TappedStore {
@@ -22,7 +27,13 @@ impl TappedStore {
             inner,
             on_insert: Box::new(|_| ()),
             refuse_index: Box::new(|_| false),
+            refuse_replace: Box::new(|_| false),
+            writes: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    fn wrote(&self) {
+        self.writes.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -35,6 +46,7 @@ impl LobbyStore for TappedStore {
         state: &str,
         ttl: Option<Duration>,
     ) -> Result<bool, StoreError> {
+        self.wrote();
         (self.on_insert)(doc);
         self.inner.insert(doc, id, state, ttl).await
     }
@@ -49,15 +61,21 @@ impl LobbyStore for TappedStore {
         state: &str,
         ttl: Option<Duration>,
     ) -> Result<bool, StoreError> {
+        self.wrote();
+        if (self.refuse_replace)(doc) {
+            return Err(StoreError::Unavailable("refused by the test".into()));
+        }
         self.inner.replace(doc, id, expected, state, ttl).await
     }
     async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+        self.wrote();
         if (self.refuse_index)(index) {
             return Err(StoreError::Unavailable("refused by the test".into()));
         }
         self.inner.index_add(index, entry).await
     }
     async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError> {
+        self.wrote();
         self.inner.index_remove(index, entry).await
     }
     async fn index_page(
@@ -69,6 +87,7 @@ impl LobbyStore for TappedStore {
         self.inner.index_page(index, after, limit).await
     }
     async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
+        self.wrote();
         self.inner.push_event(player, event).await
     }
     async fn events_after(

@@ -9,14 +9,16 @@
 //! or completes the challenge does what follows. After that write the
 //! other players hear the answer, a closed challenge leaves the indexes,
 //! and the last acceptance starts the match; a failed start is left to
-//! the challenge's next reader, and the answer still succeeds.
+//! the lobby's housekeeping (an acceptance is noted before it is
+//! written: see `lobby/recovery.rs`), and the answer still succeeds.
 
 use crate::lobby::Lobby;
 use crate::lobby::records::PlayerEvent;
+use crate::lobby::store::Doc;
 use crate::lobby::update::Step;
 use crate::service::Error;
 
-use super::record::{Answer, ChallengeRecord, ChallengeStatus};
+use super::record::{Answer, ChallengeRecord, ChallengeStatus, check_id};
 use super::sweep::Changed;
 use super::view::ChallengeView;
 
@@ -61,11 +63,14 @@ impl Lobby {
         answer: Answer,
     ) -> Result<ChallengeView, Error> {
         let (_, me) = self.core.authenticate(key).await?;
-        let Changed {
-            mut record,
-            answer: written,
-            now,
-        } = self
+        check_id(id)?;
+        // An acceptance may be the last: noted first, so that a start this
+        // writer does not finish is finished by the housekeeping.
+        let note = match answer {
+            Answer::Accept => Some(self.note_start(Doc::Challenge, id).await?),
+            Answer::Decline | Answer::Cancel => None,
+        };
+        let changed = self
             .change_challenge(id, |rec, now| {
                 Ok(if rec.answer(&me.id, answer, now)? {
                     Step::Write(true)
@@ -73,14 +78,40 @@ impl Lobby {
                     Step::Keep(false)
                 })
             })
-            .await?;
+            .await;
+        let outcome = match changed {
+            Ok(changed) => self.after_answer(changed, &me.id, answer).await,
+            Err(e) => Err(e),
+        };
+        if let Some(note) = &note {
+            let left = matches!(&outcome, Ok(v) if v.status == ChallengeStatus::Starting);
+            if !left {
+                self.unnote_start(note).await;
+            }
+        }
+        outcome
+    }
+
+    /// The answer's effects once written (or judged against the settled
+    /// challenge), and the challenge as the caller sees it.
+    async fn after_answer(
+        &self,
+        changed: Changed<bool>,
+        me: &str,
+        answer: Answer,
+    ) -> Result<ChallengeView, Error> {
+        let Changed {
+            mut record,
+            answer: written,
+            now,
+        } = changed;
         match written {
-            Some(true) => self.answered(&mut record, &me.id, answer).await,
+            Some(true) => self.answered(&mut record, me, answer).await,
             Some(false) => {}
             // Expired or started first: the answer is judged against that
             // (refused, or an acceptance already made).
             None => {
-                record.check_answer(&me.id, answer, now)?;
+                record.check_answer(me, answer, now)?;
             }
         }
         Ok(record.view(now))
@@ -89,7 +120,7 @@ impl Lobby {
     /// After the write of `player`'s `answer` to `rec`: the other players
     /// hear it, a closed challenge leaves the indexes, and the last
     /// acceptance starts the match (a failed start is logged and left to
-    /// the next reader; `rec` is the started challenge otherwise).
+    /// the housekeeping; `rec` is the started challenge otherwise).
     async fn answered(&self, rec: &mut ChallengeRecord, player: &str, answer: Answer) {
         let id = rec.id.clone();
         tracing::info!(challenge_id = %id, player = %player, ?answer, status = ?rec.status, "challenge answered");

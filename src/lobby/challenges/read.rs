@@ -1,12 +1,13 @@
 //! Reading challenges: one challenge as one of its players sees it, and
 //! a player's pending challenges, incoming and outgoing.
 //!
-//! Every read settles what it reads (see `sweep.rs`), so a reader may
-//! write: it expires a challenge past its time, or starts one fully
-//! accepted. A list walks the player's index in order of creation and
-//! shows only what is still pending, a page at a time with a cursor per
-//! direction (never cut silently); the entries of challenges closed
-//! since (their removal is best effort) are removed on the way.
+//! A read only reads: a pending challenge past its expiry reads as
+//! expired (the housekeeping writes it so and tells its players), and
+//! one left `starting` reads so until the housekeeping starts its match.
+//! A list walks the player's index in order of creation and shows only
+//! what is still pending, a page at a time with a cursor per direction
+//! (never cut silently); it skips the entries of challenges closed since
+//! (their removal is best effort).
 
 use crate::lobby::Lobby;
 use crate::service::{Error, clock_now_ms};
@@ -29,7 +30,7 @@ impl Lobby {
     /// `ChallengeNotFound`; `StoreUnavailable`.
     pub async fn challenge(&self, id: &str, key: &str) -> Result<ChallengeView, Error> {
         let (_, me) = self.core.authenticate(key).await?;
-        let rec = self.load_challenge(id).await?;
+        let rec = self.peek_challenge(id).await?;
         if rec.seat_of(&me.id).is_none() {
             return Err(Error::Forbidden(
                 "this player is not in this challenge".into(),
@@ -73,8 +74,7 @@ impl Lobby {
     /// The first [`LIST_MAX`] pending challenges of a player's index
     /// after `after`, reading at most [`LIST_SCAN`] entries, and the
     /// cursor to go on from (`None` at the index's end); the entries of
-    /// closed challenges a failed removal left behind are removed on the
-    /// way.
+    /// closed challenges a failed removal left behind are skipped.
     ///
     /// # Errors
     /// `StoreUnavailable`.
@@ -98,15 +98,14 @@ impl Lobby {
                     return Ok((out, cursor));
                 }
                 let id = entry.rsplit(':').next().unwrap_or_default();
-                let rec = match self.load_challenge(id).await {
+                let rec = match self.peek_challenge(id).await {
                     Ok(rec) => Some(rec),
                     Err(Error::ChallengeNotFound) => None,
                     Err(e) => return Err(e),
                 };
                 let now = clock_now_ms();
-                match rec.filter(|r| r.status_at(now) == ChallengeStatus::Pending) {
-                    Some(rec) => out.push(rec.view(now)),
-                    None => store.index_remove(index, &entry).await?,
+                if let Some(rec) = rec.filter(|r| r.status_at(now) == ChallengeStatus::Pending) {
+                    out.push(rec.view(now));
                 }
                 cursor = Some(entry);
             }

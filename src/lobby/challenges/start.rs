@@ -4,8 +4,8 @@
 //! `starting`; the match is then created under the challenge's id
 //! through the match service's ordinary create path, and the challenge
 //! marked `started`. The writer of the last acceptance starts it at
-//! once; if it fails or stops half-way, whoever next reads the challenge
-//! finds it `starting` and starts it (see `sweep.rs`). Several starters
+//! once; if it fails or stops half-way, the lobby's housekeeping finds
+//! its note and starts it (see `lobby/recovery.rs`). Several starters
 //! may race: creation under a fixed id happens once (and that creation
 //! tells the players), and marking `started` is an idempotent update.
 
@@ -31,7 +31,7 @@ impl Lobby {
     /// Whatever creating the match returns (the challenge stays
     /// `starting`, and its next reader tries again); `ChallengeNotFound`
     /// if it vanished; `Busy` after lost races; `StoreUnavailable`.
-    pub(super) async fn start_accepted(
+    pub(in crate::lobby) async fn start_accepted(
         &self,
         rec: &ChallengeRecord,
     ) -> Result<ChallengeRecord, Error> {

@@ -1,25 +1,26 @@
-//! Expiry, and every read that settles a challenge first.
+//! Expiry, and the settling every answer does first.
 //!
 //! Nothing changes a challenge's record when its time runs out: a
 //! pending challenge past its expiry only reads as expired (see
-//! [`ChallengeRecord::status_at`]) until someone writes it so. Whoever
-//! first touches it writes it expired, and that one write announces the
-//! expiry to its players and takes it out of the indexes, so the news is
-//! told once however many instances notice together. The same goes for
-//! a challenge left `starting` by a writer that stopped before creating
-//! its match: its next reader starts it.
+//! [`ChallengeRecord::status_at`]) until a writer writes it so. The first
+//! answer after it, or the housekeeping's sweep of the pending index
+//! (ordered by expiry, once a second), writes it expired, and that one
+//! write announces the expiry to its players and takes it out of the
+//! indexes, so the news is told once however many instances notice
+//! together. A challenge left `starting` by a writer that stopped before
+//! creating its match is started by its next writer, or by the
+//! housekeeping through the note the acceptance left (see
+//! `lobby/recovery.rs`).
 //!
-//! Every read and every answer therefore goes through
-//! [`Lobby::change_challenge`], which settles the record (expire or
-//! start it) before the caller's own change, all in one compare-and-set
-//! update. Each instance's lobby housekeeping also sweeps the pending
-//! index (ordered by expiry) so that an expiry is announced on time even
-//! when nobody asks about the challenge.
+//! Every answer therefore goes through [`Lobby::change_challenge`], which
+//! settles the record (expire or start it) before the caller's own
+//! change, all in one compare-and-set update; a read
+//! ([`Lobby::peek_challenge`]) only reads.
 
 use crate::lobby::Lobby;
 use crate::lobby::records::PlayerEvent;
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, Updated, update};
+use crate::lobby::update::{Step, Updated, load, update};
 use crate::service::{Error, clock_now_ms};
 
 use super::record::{ChallengeRecord, ChallengeStatus, PENDING_INDEX, Unsettled, check_id};
@@ -74,6 +75,21 @@ impl Lobby {
             done += 1;
         }
         Ok(done)
+    }
+
+    /// Challenge `id` as stored, read only (its status as of a time is
+    /// [`ChallengeRecord::status_at`]).
+    ///
+    /// # Errors
+    /// `ChallengeNotFound`; `InvalidRequest` for a malformed id;
+    /// `StoreUnavailable`.
+    pub(super) async fn peek_challenge(&self, id: &str) -> Result<ChallengeRecord, Error> {
+        check_id(id)?;
+        let (_, rec) = load(self.store(), Doc::Challenge, id, || {
+            Error::ChallengeNotFound
+        })
+        .await?;
+        Ok(rec)
     }
 
     /// Loads challenge `id`, settled: a `starting` one is started, and a

@@ -10,7 +10,7 @@ use crate::lobby::records::{
 };
 use crate::lobby::store::Doc;
 use crate::lobby::update::load;
-use crate::rules::{Rules, Seat, Side};
+use crate::rules::{Rules, Seat, Side, Variant};
 use crate::service::{self, Error, OnTimeout, SeatToken, clock_now_ms, rfc3339};
 
 /// How long a stored table outlives its expiry (so that late readers learn
@@ -201,12 +201,25 @@ pub(super) fn check_table_id(id: &str) -> Result<(), Error> {
 }
 
 /// The lobby indexes a public table is listed in.
-pub(super) fn indexes(t: &TableRecord) -> [String; 2] {
-    let variant = serde_json::to_value(t.rules.variant)
+pub(in crate::lobby) fn indexes(t: &TableRecord) -> [String; 2] {
+    ["all".to_string(), variant_index(t.rules.variant)]
+}
+
+/// The listing index of one variant's tables.
+fn variant_index(variant: Variant) -> String {
+    let name = serde_json::to_value(variant)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default();
-    ["all".to_string(), format!("v:{variant}")]
+    format!("v:{name}")
+}
+
+/// Every listing index: a table's entry is in two of them.
+pub(in crate::lobby) fn every_index() -> Vec<String> {
+    let variants = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
+    std::iter::once("all".to_string())
+        .chain(variants.into_iter().map(variant_index))
+        .collect()
 }
 
 pub(super) fn taken_seat(
@@ -339,16 +352,14 @@ impl Lobby {
         load(self.store(), Doc::Table, id, || Error::TableNotFound).await
     }
 
-    /// A table as everyone sees it.
+    /// A table as everyone sees it. A read only: a table a joiner left
+    /// `starting` reads so until the housekeeping starts its match (see
+    /// `lobby/recovery.rs`).
     ///
     /// # Errors
     /// `TableNotFound`; `StoreUnavailable`.
     pub async fn table(&self, id: &str) -> Result<TableView, Error> {
         let (_, table) = self.load_table(id).await?;
-        if table.status == TableStatus::Starting {
-            self.start(&table).await?;
-            return Ok(self.load_table(id).await?.1.view(clock_now_ms()));
-        }
         Ok(table.view(clock_now_ms()))
     }
 }

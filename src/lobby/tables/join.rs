@@ -39,17 +39,7 @@ impl Lobby {
     /// `TableExpired`;
     /// `InvalidRequest` for a bad request; `Busy` after lost races.
     pub async fn join(&self, id: &str, caller: Option<&str>, req: Join) -> Result<Joined, Error> {
-        let player = match caller {
-            None => None,
-            Some(key) if key.starts_with(records::KEY_PREFIX) => {
-                Some(self.core.authenticate(key).await?.1.seat_player())
-            }
-            Some(_) => {
-                return Err(Error::Unauthorized(
-                    "join with a player's API key, or with no credentials".into(),
-                ));
-            }
-        };
+        let player = self.joining_player(caller).await?;
         let req = self.checked_names(req)?;
         let name = req
             .name
@@ -57,6 +47,9 @@ impl Lobby {
             .or_else(|| player.as_ref().map(|p| p.name.clone()))
             .unwrap_or_else(|| "guest".to_string());
         check_table_id(id)?;
+        // The join may fill the table: noted first, so that a start this
+        // writer does not finish is finished by the housekeeping.
+        let note = self.note_start(Doc::Table, id).await?;
         let taken = update(
             self.store(),
             Doc::Table,
@@ -65,7 +58,14 @@ impl Lobby {
             || Error::TableNotFound,
             |table: &mut TableRecord| take_seats(table, &req, &name, player.as_ref()),
         )
-        .await?;
+        .await;
+        let taken = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                self.unnote_start(&note).await;
+                return Err(e);
+            }
+        };
         let (mut table, taken) = (taken.record, taken.answer);
         if let (true, Some(p)) = (taken.was_reserved, &player) {
             self.given_back(&table, &p.id).await;
@@ -85,16 +85,19 @@ impl Lobby {
         }
         // The seat is taken whatever happens next, so the joiner gets its
         // token even if the start fails: the table then stays `starting`,
-        // and the next read of it starts the match.
+        // and the housekeeping starts the match (its note stays).
         let mut started = false;
         if full {
             match self.start(&table).await {
                 Ok(()) => {
                     table.status = TableStatus::Started;
                     started = true;
+                    self.unnote_start(&note).await;
                 }
                 Err(e) => tracing::warn!(table_id = %id, error = %e, "match start deferred"),
             }
+        } else {
+            self.unnote_start(&note).await;
         }
         Ok(Joined {
             table: table.view(clock_now_ms()),
@@ -105,6 +108,23 @@ impl Lobby {
             partner: taken.partner,
             started,
         })
+    }
+
+    /// The player a join's credential names: none without one, the key's
+    /// player with a player's key.
+    ///
+    /// # Errors
+    /// `Unauthorized` for any other credential, or a key no player has.
+    async fn joining_player(&self, caller: Option<&str>) -> Result<Option<SeatPlayer>, Error> {
+        match caller {
+            None => Ok(None),
+            Some(key) if key.starts_with(records::KEY_PREFIX) => {
+                Ok(Some(self.core.authenticate(key).await?.1.seat_player()))
+            }
+            Some(_) => Err(Error::Unauthorized(
+                "join with a player's API key, or with no credentials".into(),
+            )),
+        }
     }
 
     /// `req` with the names it gives (the joiner's and its partner's)
@@ -203,7 +223,7 @@ impl Lobby {
     /// Creates the match of a full table under its id, then marks the
     /// table started. Safe to repeat: the match is created once, and its
     /// creation tells its players.
-    pub(super) async fn start(&self, table: &TableRecord) -> Result<(), Error> {
+    pub(in crate::lobby) async fn start(&self, table: &TableRecord) -> Result<(), Error> {
         let seats = table
             .seats
             .iter()

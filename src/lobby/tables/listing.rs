@@ -1,6 +1,6 @@
 //! The lobby (public tables with open seats, paginated) and invite codes.
 
-use super::create::{TableView, indexes};
+use super::create::TableView;
 use crate::lobby::Lobby;
 use crate::lobby::records::{self, TableStatus};
 use crate::lobby::store::Doc;
@@ -121,22 +121,16 @@ impl Lobby {
                     Err(Error::TableNotFound) => None,
                     Err(e) => return Err(e),
                 };
-                match loaded {
-                    Some(t) if t.status_at(now) == TableStatus::Open => {
-                        tables.push(t.view(now));
-                        if tables.len() == limit {
-                            return Ok(LobbyPage {
-                                tables,
-                                next: cursor,
-                            });
-                        }
+                // Entries of tables no longer open are skipped; the
+                // housekeeping drops them (a read writes nothing).
+                if let Some(t) = loaded.filter(|t| t.status_at(now) == TableStatus::Open) {
+                    tables.push(t.view(now));
+                    if tables.len() == limit {
+                        return Ok(LobbyPage {
+                            tables,
+                            next: cursor,
+                        });
                     }
-                    Some(t) => {
-                        for index in indexes(&t) {
-                            store.index_remove(&index, &entry).await?;
-                        }
-                    }
-                    None => store.index_remove(&index, &entry).await?,
                 }
             }
             if exhausted {

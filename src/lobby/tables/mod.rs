@@ -21,5 +21,6 @@ mod record;
 mod reserve;
 
 pub use create::{Join, Joined, NewTable, NewTableSeat, TableCreated, TableSeatView, TableView};
+pub(in crate::lobby) use create::{every_index, indexes};
 pub use listing::LobbyPage;
 pub use record::{TableRecord, TableSeat, TableSeatKind, TableStatus, Visibility};
