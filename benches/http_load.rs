@@ -8,6 +8,8 @@
 //!     --bots 256 --seconds 120 [--redis redis://127.0.0.1:6379/]
 //! cargo bench --bench http_load -- --mode whole --url http://127.0.0.1:8080 \
 //!     --conns 64 --matches 64 --seconds 10 [--redis redis://127.0.0.1:6379/]
+//! cargo bench --bench http_load -- --mode reads --url http://127.0.0.1:8080 \
+//!     --conns 32 --matches 200 --seconds 10
 //! ```
 //!
 //! - `play`: action throughput and latency (see `http_load/play.rs`).
@@ -17,6 +19,10 @@
 //! - `whole`: whole matches of four remote seats, then views only: actions
 //!   and views per second, latency, bytes sent to Redis per action and
 //!   kept per finished match (see `http_load/whole.rs`).
+//! - `reads`: reads only, of matches whose bots, deals and clocks are
+//!   due, against a server started with `--no-scheduler`: reads per
+//!   second, and the store's write counters before and after (which must
+//!   not move; see `http_load/reads.rs`).
 //! - `--redis`: also report the bytes Redis holds per active and per
 //!   finished match.
 //!
@@ -28,6 +34,8 @@
 mod client;
 #[path = "http_load/play.rs"]
 mod play;
+#[path = "http_load/reads.rs"]
+mod reads;
 #[path = "http_load/redis_mem.rs"]
 mod redis_mem;
 #[path = "http_load/replay.rs"]
@@ -55,6 +63,8 @@ enum Mode {
     Soak,
     /// Whole matches of four remote seats, then views only.
     Whole,
+    /// Reads only, of matches with due work: the writes they cause.
+    Reads,
 }
 
 /// HTTP load and soak tool for a server on this machine.
@@ -147,7 +157,15 @@ fn main() -> ExitCode {
         }
     };
     let result = rt.block_on(async move {
-        if flags.mode == Mode::Whole {
+        if flags.mode == Mode::Reads {
+            reads::run(reads::ReadsArgs {
+                url: flags.url,
+                conns: flags.conns as usize,
+                matches: flags.matches,
+                seconds: flags.seconds,
+            })
+            .await
+        } else if flags.mode == Mode::Whole {
             whole::run(whole::WholeArgs {
                 url: flags.url,
                 conns: flags.conns as usize,

@@ -171,6 +171,11 @@ pub struct ServeArgs {
     /// (and accepting a party) gets `507 queue_full`.
     #[arg(long, env = "QUEUE_MAX_TICKETS", default_value_t = 100_000)]
     pub queue_max_tickets: usize,
+    /// Play no due work here and run no lobby housekeeping: this instance
+    /// only answers requests (at least one instance sharing the store
+    /// must run the scheduler, or bots and clocks stand still).
+    #[arg(long, env = "NO_SCHEDULER")]
+    pub no_scheduler: bool,
     /// Require `Authorization: Bearer <token>` on `/metrics`.
     #[arg(long, env = "METRICS_TOKEN", hide_env_values = true)]
     pub metrics_token: Option<String>,

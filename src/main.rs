@@ -187,7 +187,10 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         body_timeout: Duration::from_millis(args.body_timeout_ms),
         metrics_token: args.metrics_token.filter(|t| !t.is_empty()),
-        scheduler: botifarra::service::SchedulerOptions::default(),
+        scheduler: botifarra::service::SchedulerOptions {
+            enabled: !args.no_scheduler,
+            ..botifarra::service::SchedulerOptions::default()
+        },
     };
     botifarra::http::serve_split(listener, metrics_listener, lobby, opts)?.await
 }

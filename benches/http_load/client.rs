@@ -62,6 +62,11 @@ impl Http {
         })
     }
 
+    /// The server's base URL.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     /// Sends one request and reads the body as a `T` (its `Default` when
     /// it is not one, an error answer say): cheaper than a whole
     /// [`Value`] when only a few fields matter, so that the tool spends
