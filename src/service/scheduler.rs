@@ -210,36 +210,42 @@ async fn run(weak: Weak<Service>, wake: Arc<DueWake>, opts: SchedulerOptions) {
     let running = Arc::new(Semaphore::new(opts.concurrency.max(1)));
     let mut pause = opts.poll;
     loop {
+        // Room for at least one advance: while every slot is busy, the
+        // next claim waits for one to free (not for a poll tick), then
+        // takes whatever room there is then, up to a batch.
+        let Ok(first) = Arc::clone(&running).acquire_owned().await else {
+            return;
+        };
         let Some(svc) = weak.upgrade() else { return };
-        let room = running.available_permits().min(opts.batch.max(1));
-        let claims = if room == 0 {
-            Vec::new()
-        } else {
-            let lease = u64::try_from(opts.lease.as_millis()).unwrap_or(u64::MAX);
-            match svc.store.claim_due(now_ms(), lease, room).await {
-                Ok(claims) => claims,
-                Err(e) => {
-                    tracing::warn!(error = %e, "due work not claimed");
-                    Vec::new()
-                }
+        let mut permits = vec![first];
+        while permits.len() < opts.batch.max(1) {
+            match Arc::clone(&running).try_acquire_owned() {
+                Ok(p) => permits.push(p),
+                Err(_) => break,
+            }
+        }
+        let room = permits.len();
+        let lease = u64::try_from(opts.lease.as_millis()).unwrap_or(u64::MAX);
+        let claims = match svc.store.claim_due(now_ms(), lease, room).await {
+            Ok(claims) => claims,
+            Err(e) => {
+                tracing::warn!(error = %e, "due work not claimed");
+                Vec::new()
             }
         };
-        let full = claims.len() >= room && room > 0;
-        pause = if claims.is_empty() && room > 0 {
+        let full = claims.len() >= room;
+        pause = if claims.is_empty() {
             (pause * 2).clamp(opts.poll, opts.idle_poll.max(opts.poll))
         } else {
             opts.poll
         };
         let now = now_ms();
-        for claim in claims {
+        for (claim, permit) in claims.into_iter().zip(permits) {
             let late = now.saturating_sub(claim.due_ms) as f64 / 1000.0;
             metrics::metrics()
                 .scheduler_lateness
                 .with_label_values::<&str>(&[])
                 .observe(late);
-            let Ok(permit) = Arc::clone(&running).acquire_owned().await else {
-                return;
-            };
             let svc = Arc::clone(&svc);
             tokio::spawn(async move {
                 let played = svc.play_due(&claim).await;
