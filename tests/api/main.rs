@@ -22,6 +22,7 @@ mod clock_stream;
 mod consent;
 mod contract;
 mod contract_document;
+mod daemon;
 mod endings;
 mod errors;
 mod fair_play;
