@@ -370,9 +370,9 @@ async fn every_refusal_is_a_problem_and_changes_nothing(backend: Backend) {
             "unknown",
         ),
         (
-            json!({"variant": "abarrotada3", "opponents": [b.id, "house-random"]}),
+            json!({"variant": "abarrotada3", "opponents": [b.id, "house-nobody"]}),
             400,
-            "house bot",
+            "unknown bot",
         ),
         (
             json!({"variant": "abarrotada3", "opponents": [b.id, c.id, d.id]}),

@@ -27,6 +27,7 @@ mod endings;
 mod errors;
 mod fair_play;
 mod hardening;
+mod house_levels;
 mod limits;
 mod metrics;
 mod names;

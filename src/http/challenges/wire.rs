@@ -82,10 +82,12 @@ pub struct CreateChallenge {
     pub rules: Option<Rules>,
     /// The players challenged, by id. Pairs game: one or two (two sit
     /// opposite each other, at seats 1 and 3); individual variants: 1 to
-    /// seats − 1.
+    /// seats − 1. A house bot's player (`house-<level>`) takes a bot seat
+    /// at that level, accepted at once, rated at the level's anchor.
     #[schema(min_items = 1, max_items = 3, inline)]
     pub opponents: Vec<PlayerId>,
-    /// The challenger's partner, by id (pairs game; seat 2).
+    /// The challenger's partner, by id (pairs game; seat 2); a house bot's
+    /// player (`house-<level>`) too.
     #[schema(value_type = Option<PlayerId>)]
     pub partner: Option<String>,
     /// The house bot (`random`, `easy`, `medium`, `hard`, `expert`, …) at
@@ -111,11 +113,12 @@ fn yes() -> bool {
     true
 }
 
-/// A player id: `p` and 24 lowercase hex digits.
+/// A player id: `p` and 24 lowercase hex digits, or a house bot's player
+/// at its level, `house-<bot>` (`house-easy`, `house-hard`, …).
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[schema(
     value_type = String,
-    pattern = "^p[0-9a-f]{24}$",
+    pattern = "^(p[0-9a-f]{24}|house-[a-z]+)$",
     example = "p6f1c0a9e2b4d8c7a5e3f1b2c"
 )]
 #[serde(transparent)]
