@@ -126,7 +126,58 @@ async fn a_challenge_names_a_player_and_a_house_bot_at_a_level(backend: Backend)
     assert_eq!(list.json["outgoing"], json!([]), "{}", list.text);
 }
 
+async fn the_queue_fills_with_the_level_a_ticket_asks_for(backend: Backend) {
+    let app = spawn_lobby_app(backend).await;
+    let p = register(&app, "lonely", "human").await;
+    for (body, why) in [
+        (
+            json!({"variant": "abarrotada3", "fill_level": "easy"}),
+            "a level without a fill time",
+        ),
+        (
+            json!({"variant": "abarrotada3", "fill_with_house_bots_after_s": 1, "fill_level": "grandmaster"}),
+            "an unknown level",
+        ),
+    ] {
+        let r = app.post("/v1/queue", Some(&p.key), body).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{why}: {}", r.text);
+        assert_eq!(r.json["code"], "invalid_request", "{why}");
+    }
+    let r = app
+        .post(
+            "/v1/queue",
+            Some(&p.key),
+            json!({"variant": "abarrotada3", "fill_with_house_bots_after_s": 1, "fill_level": "easy"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json["ticket_id"].as_str().unwrap().to_string();
+    let mut ticket = Value::Null;
+    for _ in 0..20 {
+        ticket = app
+            .get(&format!("/v1/queue/{id}?wait_ms=5000"), Some(&p.key))
+            .await
+            .json;
+        if ticket["status"] != "waiting" {
+            break;
+        }
+    }
+    assert_eq!(ticket["status"], "matched", "{ticket}");
+    let m = ticket["match_id"].as_str().unwrap();
+    let view = app.get(&format!("/v1/matches/{m}"), None).await;
+    let bots: Vec<_> = view.json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "bot")
+        .map(|s| s["bot"].as_str().unwrap())
+        .collect();
+    // A new player's 1500 is nearest `medium`: the level asked for wins.
+    assert_eq!(bots, ["easy", "easy"]);
+}
+
 both_stores!(
     a_house_bot_is_challenged_at_a_level_and_rated_against_its_anchor,
     a_challenge_names_a_player_and_a_house_bot_at_a_level,
+    the_queue_fills_with_the_level_a_ticket_asks_for,
 );
