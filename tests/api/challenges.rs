@@ -620,6 +620,7 @@ async fn a_fully_accepted_challenge_not_started_is_started_by_its_next_reader(ba
         declined_by: None,
         created_ms: now,
         expires_ms: now + 60_000,
+        rematch_of: None,
     };
     let state = serde_json::to_string(&rec).unwrap();
     assert!(

@@ -79,6 +79,29 @@ async fn a_house_bot_is_challenged_at_a_level_and_rated_against_its_anchor(backe
     assert_eq!(pairs["games"], 1, "{profile}");
     let got = pairs["rating"].as_f64().unwrap();
     assert!((got - want.rating).abs() < 1e-6, "{got} vs {want:?}");
+
+    // Its rematch needs nobody's answer: it starts at once, the player one
+    // seat further on (old seat 1, a bot, now at seat 0).
+    let r = app
+        .post(
+            &format!("/v1/matches/{id}/rematch"),
+            Some(&me.key),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.json["status"], "started", "{}", r.text);
+    assert_eq!(r.json["rated"], true);
+    assert_eq!(r.json["rematch_of"], id.as_str());
+    assert_eq!(r.json["seats"][3]["player"]["id"], me.id.as_str());
+    for (seat, bot) in [(0, "easy"), (1, "random"), (2, "easy")] {
+        assert_eq!(r.json["seats"][seat]["bot"], bot, "{}", r.text);
+    }
+    let again = r.json["match_id"].as_str().unwrap();
+    let view = app
+        .get(&format!("/v1/matches/{again}"), Some(&me.key))
+        .await;
+    assert_eq!(view.json["you"], 3, "{}", view.text);
 }
 
 async fn a_challenge_names_a_player_and_a_house_bot_at_a_level(backend: Backend) {

@@ -42,6 +42,7 @@ mod queue_fair;
 mod rated_clock;
 mod ratings;
 mod redis_fleet;
+mod rematch;
 mod scheduler;
 mod semantics;
 mod server_caps;

@@ -205,3 +205,45 @@ pub async fn cancel_challenge(
     let view = lobby.cancel_challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
 }
+
+/// Ask for a rematch of a finished match, as one of its players.
+///
+/// The rematch is a challenge (`rematch_of` the match) with the same
+/// rules, rating and clock, each player one seat further on (new seat `i`
+/// takes old seat `i + 1`): in the pairs game partners stay together and
+/// the sides switch. The player who asks first offers it (`201`, it is
+/// the challenger); every other player hears `challenge_received` (with
+/// `rematch_of`) and accepts or declines it as any challenge; house bots
+/// accept at once. A later ask by another player of the match accepts
+/// the offer (`200`). The last acceptance starts the match under the
+/// challenge's id.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "rematch",
+    params(("id" = String, Path, description = "The finished match")),
+    security(("player_key" = [])),
+    responses(
+        (status = 201, description = "Offered: the rematch challenge (`started` at once when every other seat is a house bot)", body = Challenge),
+        (status = 200, description = "Another player offered it already: accepted, the rematch challenge", body = Challenge),
+        (status = 400, description = "A seat of the match is held by a seat token, not a player (`invalid_request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is not a player of the match (`forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`match_not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is not over (`match_not_over`), or the offer was declined, cancelled (`challenge_closed`) or expired (`challenge_expired`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/matches/{id}/rematch")]
+pub async fn rematch(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let (view, offered) = lobby.rematch(&id, &key).await?;
+    let mut res = if offered {
+        respond::created(format!("/v1/challenges/{}", view.challenge_id))
+    } else {
+        HttpResponse::Ok()
+    };
+    Ok(res.json(Challenge::from(view)))
+}

@@ -200,6 +200,11 @@ pub struct Challenge {
     pub created_at: String,
     /// When it expires unanswered (RFC 3339).
     pub expires_at: String,
+    /// The finished match this challenge is the rematch of (`POST
+    /// /v1/matches/{id}/rematch`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4")]
+    pub rematch_of: Option<String>,
 }
 
 impl From<lobby::ChallengeView> for Challenge {
@@ -217,6 +222,7 @@ impl From<lobby::ChallengeView> for Challenge {
             move_timeout_ms,
             created_at,
             expires_at,
+            rematch_of,
         } = c;
         Challenge {
             challenge_id,
@@ -250,6 +256,7 @@ impl From<lobby::ChallengeView> for Challenge {
             move_timeout_ms,
             created_at,
             expires_at,
+            rematch_of,
         }
     }
 }

@@ -100,29 +100,54 @@ impl Lobby {
         let checked = check_request(&req, &me.id)?;
         let seats = self.challenge_seats(&me, checked.seats).await?;
         let rec = new_record(&req, checked.rules, seats, checked.expires_in_s)?;
+        if !self.offer(&rec).await? {
+            return Err(Error::Internal("challenge id collision".into()));
+        }
+        Ok(self.announce_or_start(&rec, me.seat_player()).await)
+    }
+
+    /// Takes the slots of the new challenge `rec` in its players' pending
+    /// lists and stores it: whether it was stored (`false`, slots given
+    /// back, when a challenge has its id already).
+    ///
+    /// # Errors
+    /// `TooManyChallenges`; `InboxFull`; `StoreUnavailable` (slots given
+    /// back).
+    pub(super) async fn offer(&self, rec: &ChallengeRecord) -> Result<bool, Error> {
         let invitation = rec.invitation();
         self.core.take_slots(&invitation).await?;
-        if let Err(e) = self.store_challenge(&rec).await {
+        let stored = self.store_challenge(rec).await;
+        if !matches!(stored, Ok(true)) {
             self.core
                 .give_back_slots(Some(invitation.maker), &invitation.to, &rec.id)
                 .await;
-            return Err(e);
         }
+        stored
+    }
+
+    /// After the new challenge `rec` from `from` is stored: each invited
+    /// player hears of it, or, when every seat accepted already (house
+    /// bots only), its match starts now. Its view.
+    pub(super) async fn announce_or_start(
+        &self,
+        rec: &ChallengeRecord,
+        from: SeatPlayer,
+    ) -> ChallengeView {
         tracing::info!(challenge_id = %rec.id, rated = rec.rated, "challenge made");
         if rec.status == ChallengeStatus::Starting {
             // House bots accept at once: the match starts now (or, if this
             // fails, on the challenge's next read).
-            self.unlist_challenge(&rec).await;
-            return Ok(match self.start_accepted(&rec).await {
+            self.unlist_challenge(rec).await;
+            return match self.start_accepted(rec).await {
                 Ok(started) => started.view(clock_now_ms()),
                 Err(e) => {
                     tracing::warn!(challenge_id = %rec.id, error = %e, "match start deferred");
                     rec.view(rec.created_ms)
                 }
-            });
+            };
         }
-        self.announce_challenge(&rec, me.seat_player()).await;
-        Ok(rec.view(rec.created_ms))
+        self.announce_challenge(rec, from).await;
+        rec.view(rec.created_ms)
     }
 
     /// Every seat of the challenge `me` makes: `me` at seat 0 (accepted),
@@ -176,11 +201,12 @@ impl Lobby {
         Ok(seats)
     }
 
-    /// Stores a new challenge and lists it in the indexes.
+    /// Stores a new challenge and lists it in the indexes: `false`, and
+    /// nothing done, if its id is taken.
     ///
     /// # Errors
-    /// `Internal` if its id is taken; `StoreUnavailable`.
-    async fn store_challenge(&self, rec: &ChallengeRecord) -> Result<(), Error> {
+    /// `StoreUnavailable`.
+    async fn store_challenge(&self, rec: &ChallengeRecord) -> Result<bool, Error> {
         let state = records::encode(rec)?;
         let ttl = Some(rec.ttl(rec.created_ms));
         if !self
@@ -188,9 +214,10 @@ impl Lobby {
             .insert(Doc::Challenge, &rec.id, &state, ttl)
             .await?
         {
-            return Err(Error::Internal("challenge id collision".into()));
+            return Ok(false);
         }
-        self.list_challenge(rec).await
+        self.list_challenge(rec).await?;
+        Ok(true)
     }
 
     /// Tells each invited player of the new challenge `rec` from `from`.
@@ -205,6 +232,7 @@ impl Lobby {
                     rated: rec.rated,
                     seat: seat as Seat,
                     expires_at: rfc3339(rec.expires_ms),
+                    rematch_of: rec.rematch_of.clone(),
                 };
                 self.core.publish(&p.id, &event).await;
             }
@@ -400,5 +428,6 @@ fn new_record(
         declined_by: None,
         created_ms: now,
         expires_ms: now + expires_in_s * 1000,
+        rematch_of: None,
     })
 }
