@@ -197,6 +197,23 @@ async fn the_queue_fills_with_the_level_a_ticket_asks_for(backend: Backend) {
         .collect();
     // A new player's 1500 is nearest `medium`: the level asked for wins.
     assert_eq!(bots, ["easy", "easy"]);
+
+    // A party keeps the level for the pair's ticket, and checks it as a
+    // ticket does.
+    let partner = register(&app, "partner", "human").await;
+    let body = |level: &str| {
+        json!({"variant": "pairs", "partner": partner.id, "fill_with_house_bots_after_s": 1,
+               "fill_level": level})
+    };
+    let r = app
+        .post("/v1/queue/parties", Some(&p.key), body("grandmaster"))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let r = app
+        .post("/v1/queue/parties", Some(&p.key), body("hard"))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(r.json["fill_level"], "hard", "{}", r.text);
 }
 
 both_stores!(
