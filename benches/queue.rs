@@ -105,6 +105,7 @@ fn pairs() -> Enqueue {
         accept_bots: true,
         only_bots: false,
         fill_with_house_bots_after_s: None,
+        fill_level: None,
         expires_in_s: Some(3600),
     }
 }

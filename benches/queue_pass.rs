@@ -55,6 +55,7 @@ fn pool(n: usize, spaced: bool) -> PoolRecord {
                 accept_bots: true,
                 only_bots: true,
                 fill_at_ms: None,
+                fill_level: None,
                 created_ms: NOW - next(5_000),
                 expires_ms: NOW + 600_000,
             }

@@ -86,11 +86,17 @@ pub struct ServeArgs {
     #[arg(long, env = "WORKERS")]
     pub workers: Option<usize>,
     /// Requests per second per client address (0: no limit).
-    #[arg(long, env = "RATE_LIMIT_PER_IP", default_value_t = 500)]
+    #[arg(long, env = "RATE_LIMIT_PER_IP", default_value_t = 1000)]
     pub rate_limit_per_ip: u32,
-    /// Requests per second per seat token (0: no limit).
-    #[arg(long, env = "RATE_LIMIT_PER_TOKEN", default_value_t = 100)]
+    /// Requests per second per API key or seat token, all its matches
+    /// together (0: no limit).
+    #[arg(long, env = "RATE_LIMIT_PER_TOKEN", default_value_t = 500)]
     pub rate_limit_per_token: u32,
+    /// Requests per second per match per API key or seat token, within
+    /// the key's budget; also the budget of the key's reads of its
+    /// matches list (0: no limit).
+    #[arg(long, env = "RATE_LIMIT_PER_MATCH", default_value_t = 100)]
+    pub rate_limit_per_match: u32,
     /// Matches, tables, players and challenges one client address may
     /// create per minute (0: no limit).
     #[arg(long, env = "CREATES_PER_MINUTE", default_value_t = 600)]

@@ -173,6 +173,7 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
         rate_limits: RateLimits {
             per_ip_per_sec: args.rate_limit_per_ip,
             per_token_per_sec: args.rate_limit_per_token,
+            per_match_per_sec: args.rate_limit_per_match,
             creates_per_min: args.creates_per_minute,
             hints_per_sec: args.hints_per_second,
             trusted_proxies,

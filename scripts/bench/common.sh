@@ -86,7 +86,7 @@ start_server() {
     port="$(free_port)"
     BASE="http://127.0.0.1:$port"
     BIND="127.0.0.1:$port" REDIS_URL="$REDIS_URL" RUST_LOG="${RUST_LOG:-warn}" \
-        RATE_LIMIT_PER_IP=0 RATE_LIMIT_PER_TOKEN=0 CREATES_PER_MINUTE=0 \
+        RATE_LIMIT_PER_IP=0 RATE_LIMIT_PER_TOKEN=0 RATE_LIMIT_PER_MATCH=0 CREATES_PER_MINUTE=0 \
         HINTS_PER_SECOND=0 MAX_CONNECTIONS_PER_IP=0 MAX_STREAMS_PER_IP=0 \
         target/release/botifarra >"$BENCH_TMP/server.log" 2>&1 &
     SERVER_PID=$!

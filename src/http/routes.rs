@@ -46,6 +46,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(challenges::handlers::accept_challenge)
         .service(challenges::handlers::decline_challenge)
         .service(challenges::handlers::cancel_challenge)
+        .service(challenges::handlers::rematch)
         .service(queue::parties::propose_party)
         .service(queue::parties::get_party)
         .service(queue::parties::accept_party)

@@ -119,6 +119,9 @@ pub enum Error {
     /// against a seat that is not an absent opponent; nothing changed.
     #[error("{0}")]
     ClaimTooEarly(String),
+    /// A rematch of a match not over yet; nothing changed.
+    #[error("{0}")]
+    MatchNotOver(String),
     /// The match reached its size cap; it can be read, not extended.
     #[error("{0}")]
     MatchTooLarge(String),

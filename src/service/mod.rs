@@ -65,7 +65,7 @@ pub use hooks::{Hooks, NoPlayers};
 pub use input::{check_move_timeout, house_bot};
 pub use names::check_name as check_display_name;
 pub use reads::{EventsPage, LegalMoves};
-pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind};
+pub use record::{MatchRecord, MatchView, OnTimeout, RatedMatch, SeatInfo, SeatKind, SeatRecord};
 pub use scheduler::{SchedulerOptions, next_due, spawn_scheduler};
 pub use seat_player::{HOUSE_PREFIX, KEY_PREFIX, PlayerKind, SeatPlayer};
 pub use seats::{CONSENT_DETAIL, CheckedSeat, Holder, SeatSpec, check_seat_spec};

@@ -74,8 +74,8 @@ pub fn check_seat_spec(
     }
     if id.starts_with(super::HOUSE_PREFIX) {
         return Err(Error::InvalidRequest(format!(
-            "{id} is a house bot's player: house bots sit at `bot` seats (in a challenge, \
-             seat them with `fill_with`)"
+            "{id} is a house bot's player: house bots sit at `bot` seats (a challenge \
+             names them as opponents or partner, or seats them with `fill_with`)"
         )));
     }
     if taken.contains(&id) {

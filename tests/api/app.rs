@@ -141,6 +141,7 @@ pub fn unlimited() -> ServeOptions {
         rate_limits: RateLimits {
             per_ip_per_sec: 0,
             per_token_per_sec: 0,
+            per_match_per_sec: 0,
             creates_per_min: 0,
             hints_per_sec: 0,
             ..RateLimits::default()

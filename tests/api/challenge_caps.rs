@@ -249,6 +249,7 @@ async fn legacy_challenges(
             declined_by: None,
             created_ms: now + i,
             expires_ms: now + 600_000,
+            rematch_of: None,
         };
         let state = serde_json::to_string(&rec).unwrap();
         let ttl = Some(std::time::Duration::from_secs(600));

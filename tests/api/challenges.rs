@@ -370,9 +370,9 @@ async fn every_refusal_is_a_problem_and_changes_nothing(backend: Backend) {
             "unknown",
         ),
         (
-            json!({"variant": "abarrotada3", "opponents": [b.id, "house-random"]}),
+            json!({"variant": "abarrotada3", "opponents": [b.id, "house-nobody"]}),
             400,
-            "house bot",
+            "unknown bot",
         ),
         (
             json!({"variant": "abarrotada3", "opponents": [b.id, c.id, d.id]}),
@@ -623,6 +623,7 @@ async fn a_fully_accepted_challenge_not_started_is_started_once_by_its_next_answ
         declined_by: None,
         created_ms: now,
         expires_ms: now + 60_000,
+        rematch_of: None,
     };
     let state = serde_json::to_string(&rec).unwrap();
     assert!(

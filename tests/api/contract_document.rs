@@ -116,6 +116,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/queue/parties/{party}",
         "/v1/queue/parties/{party}/accept",
         "/v1/queue/parties/{party}/decline",
+        // A rematch invites players: only a player's key asks for one.
+        "/v1/matches/{id}/rematch",
     ];
     // Anonymous, or with a player's key (which alone seats that player).
     let joins = [

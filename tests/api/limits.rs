@@ -143,7 +143,7 @@ async fn a_flood_with_one_seat_token_is_limited_while_another_token_succeeds() {
     assert!(
         body["detail"]
             .as_str()
-            .is_some_and(|d| d.contains("per seat token")),
+            .is_some_and(|d| d.contains("per API key or seat token")),
         "{body}"
     );
     let other = app.get(&format!("/v1/matches/{id}"), Some(&t1)).await;

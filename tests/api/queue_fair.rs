@@ -446,6 +446,7 @@ fn only_bots(variant: Variant) -> Enqueue {
         accept_bots: true,
         only_bots: true,
         fill_with_house_bots_after_s: None,
+        fill_level: None,
         expires_in_s: Some(600),
     }
 }

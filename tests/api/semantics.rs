@@ -330,6 +330,7 @@ fn limited(per_ip_per_sec: u32, creates_per_min: u32) -> ServeOptions {
         rate_limits: RateLimits {
             per_ip_per_sec,
             per_token_per_sec: 0,
+            per_match_per_sec: 0,
             creates_per_min,
             ..RateLimits::default()
         },

@@ -19,7 +19,10 @@ use crate::lobby::Lobby;
 /// 2) against one or two `opponents` (seats 1 and 3, facing each other);
 /// in the individual variants it challenges 1 to seats − 1 `opponents`.
 /// Seats not given to a player are house bots only when `fill_with` names
-/// one. Each invited player (the partner too) hears of it on its event
+/// one; a house bot is also challenged at a chosen level by its player id
+/// (`house-easy`, `house-hard`, …), accepted at once and rated at the
+/// level's anchor; when only house bots are named the match starts at
+/// once (`started`). Each invited player (the partner too) hears of it on its event
 /// stream and accepts or declines; the last acceptance creates the match
 /// under the challenge's id, every player acting with its API key. A
 /// rated challenge is played with the variant's standard rules.
@@ -30,11 +33,12 @@ use crate::lobby::Lobby;
     request_body(content = CreateChallenge, examples(
         ("pairs: with a partner against two players, rated" = (value = json!({"variant": "pairs", "rated": true, "partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"]}))),
         ("abarrotada: two players and a house bot, casual" = (value = json!({"variant": "abarrotada", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"], "fill_with": "medium", "expires_in_s": 300}))),
+        ("pairs: against house bots at chosen levels, rated, started at once" = (value = json!({"variant": "pairs", "rated": true, "partner": "house-medium", "opponents": ["house-easy", "house-easy"]}))),
         ("pairs, one against one with house-bot partners" = (value = json!({"variant": "pairs", "opponents": ["p0a1b2c3d4e5f60718293a4b5"], "fill_with": "heuristic", "rules": {"variant": "pairs", "target": 51}}))),
     )),
     responses(
-        (status = 201, description = "Made: the challenge, `pending`", body = Challenge),
-        (status = 400, description = "Bad rules, counts or players (the challenger itself, a player named twice, a house bot), or a rated challenge with other rules", body = Problem, content_type = "application/problem+json"),
+        (status = 201, description = "Made: the challenge, `pending` (`started` when only house bots were named)", body = Challenge),
+        (status = 400, description = "Bad rules, counts or players (the challenger itself, a player named twice, an unknown house bot), or a rated challenge with other rules", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "An unknown player (`player_not_found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The challenger has 50 pending invitations of its own (`too_many_challenges`), or an invited player has 50 waiting for its answer (`inbox_full`)", body = Problem, content_type = "application/problem+json"),
@@ -200,4 +204,46 @@ pub async fn cancel_challenge(
     let key = player_key(bearer.0)?;
     let view = lobby.cancel_challenge(&id, &key).await?;
     Ok(HttpResponse::Ok().json(Challenge::from(view)))
+}
+
+/// Ask for a rematch of a finished match, as one of its players.
+///
+/// The rematch is a challenge (`rematch_of` the match) with the same
+/// rules, rating and clock, each player one seat further on (new seat `i`
+/// takes old seat `i + 1`): in the pairs game partners stay together and
+/// the sides switch. The player who asks first offers it (`201`, it is
+/// the challenger); every other player hears `challenge_received` (with
+/// `rematch_of`) and accepts or declines it as any challenge; house bots
+/// accept at once. A later ask by another player of the match accepts
+/// the offer (`200`). The last acceptance starts the match under the
+/// challenge's id.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "rematch",
+    params(("id" = String, Path, description = "The finished match")),
+    security(("player_key" = [])),
+    responses(
+        (status = 201, description = "Offered: the rematch challenge (`started` at once when every other seat is a house bot)", body = Challenge),
+        (status = 200, description = "Another player offered it already: accepted, the rematch challenge", body = Challenge),
+        (status = 400, description = "A seat of the match is held by a seat token, not a player (`invalid_request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is not a player of the match (`forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such match (`match_not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The match is not over (`match_not_over`), or the offer was declined, cancelled (`challenge_closed`) or expired (`challenge_expired`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/v1/matches/{id}/rematch")]
+pub async fn rematch(
+    lobby: Data<Lobby>,
+    id: Path<String>,
+    bearer: Bearer,
+) -> Result<HttpResponse, ApiError> {
+    let key = player_key(bearer.0)?;
+    let (view, offered) = lobby.rematch(&id, &key).await?;
+    let mut res = if offered {
+        respond::created(format!("/v1/challenges/{}", view.challenge_id))
+    } else {
+        HttpResponse::Ok()
+    };
+    Ok(res.json(Challenge::from(view)))
 }

@@ -82,10 +82,12 @@ pub struct CreateChallenge {
     pub rules: Option<Rules>,
     /// The players challenged, by id. Pairs game: one or two (two sit
     /// opposite each other, at seats 1 and 3); individual variants: 1 to
-    /// seats − 1.
+    /// seats − 1. A house bot's player (`house-<level>`) takes a bot seat
+    /// at that level, accepted at once, rated at the level's anchor.
     #[schema(min_items = 1, max_items = 3, inline)]
     pub opponents: Vec<PlayerId>,
-    /// The challenger's partner, by id (pairs game; seat 2).
+    /// The challenger's partner, by id (pairs game; seat 2); a house bot's
+    /// player (`house-<level>`) too.
     #[schema(value_type = Option<PlayerId>)]
     pub partner: Option<String>,
     /// The house bot (`random`, `easy`, `medium`, `hard`, `expert`, …) at
@@ -111,11 +113,12 @@ fn yes() -> bool {
     true
 }
 
-/// A player id: `p` and 24 lowercase hex digits.
+/// A player id: `p` and 24 lowercase hex digits, or a house bot's player
+/// at its level, `house-<bot>` (`house-easy`, `house-hard`, …).
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[schema(
     value_type = String,
-    pattern = "^p[0-9a-f]{24}$",
+    pattern = "^(p[0-9a-f]{24}|house-[a-z]+)$",
     example = "p6f1c0a9e2b4d8c7a5e3f1b2c"
 )]
 #[serde(transparent)]
@@ -197,6 +200,11 @@ pub struct Challenge {
     pub created_at: String,
     /// When it expires unanswered (RFC 3339).
     pub expires_at: String,
+    /// The finished match this challenge is the rematch of (`POST
+    /// /v1/matches/{id}/rematch`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "9f2c4e1a7b3d5f60a1b2c3d4")]
+    pub rematch_of: Option<String>,
 }
 
 impl From<lobby::ChallengeView> for Challenge {
@@ -214,6 +222,7 @@ impl From<lobby::ChallengeView> for Challenge {
             move_timeout_ms,
             created_at,
             expires_at,
+            rematch_of,
         } = c;
         Challenge {
             challenge_id,
@@ -247,6 +256,7 @@ impl From<lobby::ChallengeView> for Challenge {
             move_timeout_ms,
             created_at,
             expires_at,
+            rematch_of,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Rate limiting per client address and per seat token (token buckets kept
-//! in this server instance's memory), and the per-address caps on open
+//! Rate limiting per client address, per credential and per match under a
+//! credential (token buckets kept in this server instance's memory; which
+//! buckets a request counts against is [`charges`]), and the per-address caps on open
 //! connections and streams.
 //!
 //! Every answer announces the limits that applied to its request (see
@@ -10,6 +11,7 @@
 //! how many refusals went unlogged before it: a flood must not turn into a
 //! flood of log lines.
 
+mod charges;
 pub mod fields;
 mod streams;
 
@@ -22,34 +24,37 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web::Data;
 
+use self::charges::Charge;
 use self::fields::{Quota, announce};
 use super::client_addr;
-use super::extract::bearer_token;
 use super::open_limit::{ConnSlot, OpenCounts};
-use super::routed;
 use crate::http::problem::{ApiError, Lang};
 use crate::service::metrics::metrics;
 
 /// Most log lines a second about refused requests.
 pub const LOG_LINES_PER_SEC: u32 = 2;
 
-/// The paths whose `POST` creates something (counted by the create limit).
-const CREATE_PATHS: [&str; 5] = [
-    "/v1/matches",
-    "/v1/tables",
-    "/v1/players",
-    "/v1/challenges",
-    "/v1/queue/parties",
-];
+/// Default requests per second per client address.
+pub const PER_IP_PER_SEC: u32 = 1000;
+/// Default requests per second per credential, all its matches together.
+pub const PER_TOKEN_PER_SEC: u32 = 500;
+/// Default requests per second per match per credential.
+pub const PER_MATCH_PER_SEC: u32 = 100;
 
 /// The limits; a rate or count of 0 switches that limit off.
 #[derive(Clone, Debug)]
 pub struct RateLimits {
     /// Requests per second per client address (bursts of twice as many).
     pub per_ip_per_sec: u32,
-    /// Requests per second per seat token, sent as `Authorization` or as
-    /// `access_token` (bursts of twice as many).
+    /// Requests per second per credential (an API key or a seat token),
+    /// sent as `Authorization` or as `access_token` (bursts of twice as
+    /// many): the budget of all of a bot's matches together.
     pub per_token_per_sec: u32,
+    /// Requests per second per match per credential (bursts of twice as
+    /// many), within the credential's; also the budget of its reads of
+    /// `GET /v1/players/me/matches`, which the credential's bucket does
+    /// not count.
+    pub per_match_per_sec: u32,
     /// Matches a client address may create per minute.
     pub creates_per_min: u32,
     /// `GET …/legal-moves?hint=` requests per second per client address
@@ -83,8 +88,9 @@ pub struct RateLimits {
 impl Default for RateLimits {
     fn default() -> RateLimits {
         RateLimits {
-            per_ip_per_sec: 500,
-            per_token_per_sec: 100,
+            per_ip_per_sec: PER_IP_PER_SEC,
+            per_token_per_sec: PER_TOKEN_PER_SEC,
+            per_match_per_sec: PER_MATCH_PER_SEC,
             creates_per_min: 600,
             hints_per_sec: 5,
             trusted_proxies: 0,
@@ -234,7 +240,7 @@ impl Limiter {
         }
         let ip = self.client_ip(req.request());
         let mut quotas = Vec::new();
-        for charge in self.charges(req, &ip) {
+        for charge in charges::charges(&self.limits, req, &ip) {
             if charge.rate == 0 {
                 continue;
             }
@@ -269,86 +275,6 @@ impl Limiter {
         })
     }
 
-    /// The buckets `req` counts against, its client address being `ip`:
-    /// bursts of twice the rate per second, of the rate per minute. The
-    /// request is classified by its path as the router matches it and its
-    /// query as the extractor reads it ([`routed`]): however it is spelled,
-    /// a request counts as the request it is.
-    fn charges(&self, req: &ServiceRequest, ip: &str) -> Vec<Charge> {
-        let l = &self.limits;
-        let path = routed::path(req.request());
-        // The seat token wherever the handlers take it: the header, or the
-        // `access_token` of the reads a browser's `EventSource` makes.
-        let token = match bearer_token(req.headers()) {
-            Some(t) => t.map(str::to_string),
-            None => routed::query_value(req.query_string(), "access_token")
-                .filter(|t| !t.is_empty() && t.len() <= 256),
-        };
-        let creates = req.method() == actix_web::http::Method::POST && CREATE_PATHS.contains(&path);
-        let invites = path.starts_with("/v1/invites/");
-        let hints =
-            path.ends_with("/legal-moves") && routed::has_query_key(req.query_string(), "hint");
-        let per_second = |key: String, rate, what, label| Charge {
-            key,
-            rate,
-            per: 1.0,
-            burst: 2.0,
-            what,
-            label,
-        };
-        let per_minute = |key: String, rate, what, label| Charge {
-            key,
-            rate,
-            per: 60.0,
-            burst: 1.0,
-            what,
-            label,
-        };
-        [
-            Some(per_second(
-                format!("ip:{ip}"),
-                l.per_ip_per_sec,
-                "requests per second per client address",
-                "ip",
-            )),
-            token.map(|t| {
-                per_second(
-                    format!("tok:{}", crate::service::token_key(&t)),
-                    l.per_token_per_sec,
-                    "requests per second per seat token",
-                    "token",
-                )
-            }),
-            creates.then(|| {
-                per_minute(
-                    format!("create:{ip}"),
-                    l.creates_per_min,
-                    "matches created per minute per client address (tables and players count too)",
-                    "create",
-                )
-            }),
-            invites.then(|| {
-                per_minute(
-                    format!("invite:{ip}"),
-                    l.invites_per_min,
-                    "invite requests per minute per client address",
-                    "invite",
-                )
-            }),
-            hints.then(|| {
-                per_second(
-                    format!("hint:{ip}"),
-                    l.hints_per_sec,
-                    "hints per second per client address",
-                    "hint",
-                )
-            }),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-
     /// Takes a token from the bucket of `c`: the bucket's state, or the
     /// refusal with that state (counted, and logged as `ip`'s).
     fn charge(&self, c: Charge, ip: &str) -> Result<Quota, (ApiError, Quota)> {
@@ -378,22 +304,6 @@ impl Limiter {
             }
         }
     }
-}
-
-/// One bucket a request is charged a token from.
-struct Charge {
-    /// The bucket: what is limited and for whom (`ip:…`, `tok:…`, …).
-    key: String,
-    /// Requests allowed per `per` seconds (0: no limit).
-    rate: u32,
-    /// The seconds `rate` is counted over.
-    per: f64,
-    /// The bucket's size, in multiples of `rate`.
-    burst: f64,
-    /// What is counted, as the refusal's detail says it.
-    what: &'static str,
-    /// The bucket's name in the `RateLimit` fields and the metrics.
-    label: &'static str,
 }
 
 /// The middleware: refuses with `429 rate_limited` past a limit, and

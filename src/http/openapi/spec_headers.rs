@@ -22,18 +22,19 @@ const HEADERS: &[(&str, bool, &str, &str)] = &[
         "RateLimit-Policy",
         false,
         "The rate limits this request counts against (IETF httpapi draft *RateLimit header \
-         fields for HTTP*): one item per bucket, `ip` (per client address), `token` (per seat \
-         token), `create` (matches created per client address) and `hint` (`?hint=` per client \
-         address), each with its quota `q` (requests a full bucket holds) and window `w` \
+         fields for HTTP*): one item per bucket, `ip` (per client address), `token` (per API \
+         key or seat token), `match` (per match under a key or token), `turns` (a key's reads \
+         of its matches list), `create` (matches created per client address) and `hint` \
+         (`?hint=` per client address), each with its quota `q` (requests a full bucket holds) and window `w` \
          (seconds to refill an empty bucket). Absent when no limit is configured.",
-        "\"ip\";q=1000;w=2, \"token\";q=200;w=2",
+        "\"ip\";q=2000;w=2, \"token\";q=1000;w=2, \"match\";q=200;w=2",
     ),
     (
         "RateLimit",
         false,
         "The state of each bucket of `RateLimit-Policy`: `r` requests available now, `t` \
          seconds until the bucket is full again (on a `429`: `r=0` and `t` the `Retry-After`).",
-        "\"ip\";r=998;t=1, \"token\";r=199;t=1",
+        "\"ip\";r=1998;t=1, \"token\";r=999;t=1, \"match\";r=199;t=1",
     ),
     (
         "Retry-After",

@@ -258,6 +258,7 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::MatchTooLarge(_) => (507, "match_too_large", "Match too large"),
         Error::AbortTooLate(_) => (409, "abort_too_late", "Abort too late"),
         Error::ClaimTooEarly(_) => (409, "claim_too_early", "Claim too early"),
+        Error::MatchNotOver(_) => (409, "match_not_over", "Match not over"),
         Error::Internal(_) => (500, "internal_error", "Internal error"),
     }
 }

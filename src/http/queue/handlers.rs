@@ -32,6 +32,7 @@ use crate::lobby::Lobby;
     request_body(content = QueueRequest, examples(
         ("rated pairs" = (value = json!({"variant": "pairs"}))),
         ("casual abarrotada, house bots after 30 s" = (value = json!({"variant": "abarrotada", "rated": false, "fill_with_house_bots_after_s": 30}))),
+        ("a lone player against hard house bots after 5 s" = (value = json!({"variant": "pairs", "rated": false, "fill_with_house_bots_after_s": 5, "fill_level": "hard"}))),
         ("bots only, three players" = (value = json!({"variant": "abarrotada3", "only_bots": true}))),
     )),
     responses(

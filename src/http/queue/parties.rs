@@ -64,6 +64,9 @@ pub struct Party {
     pub only_bots: bool,
     /// House bots after this wait, once queued.
     pub fill_with_house_bots_after_s: Option<u64>,
+    /// The level of those house bots (none: the level nearest the
+    /// ratings).
+    pub fill_level: Option<String>,
     /// The ticket's life once queued.
     pub expires_in_s: Option<u64>,
     /// The pair's ticket (accepted): both players read it with their keys.
@@ -87,6 +90,7 @@ impl From<queue::PartyView> for Party {
             accept_bots: p.accept_bots,
             only_bots: p.only_bots,
             fill_with_house_bots_after_s: p.fill_with_house_bots_after_s,
+            fill_level: p.fill_level,
             expires_in_s: p.expires_in_s,
             ticket_id: p.ticket_id,
             created_at: v.created_at,

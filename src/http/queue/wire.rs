@@ -34,10 +34,16 @@ pub struct QueueRequest {
     #[schema(required = false)]
     pub only_bots: bool,
     /// After waiting this long (0 to 3600 s), the seats still empty are
-    /// filled with house bots of the level nearest the players' ratings
-    /// (needs `accept_bots`).
+    /// filled with house bots: of the level `fill_level` names, else of
+    /// the level nearest the players' ratings (needs `accept_bots`).
     #[schema(minimum = 0, maximum = 3600)]
     pub fill_with_house_bots_after_s: Option<u64>,
+    /// The house bot level of that fill (`random`, `easy`, `medium`,
+    /// `hard`, `expert`; needs `fill_with_house_bots_after_s`) instead of
+    /// the level nearest the players' ratings. In a group of several
+    /// tickets, the oldest ticket that names a level decides.
+    #[schema(max_length = 32, pattern = "^[a-z0-9_-]+$", example = "hard")]
+    pub fill_level: Option<String>,
     /// Seconds until the ticket expires unmatched (1 to 3600; default 600).
     #[schema(minimum = 1, maximum = 3600)]
     pub expires_in_s: Option<u64>,
@@ -56,6 +62,7 @@ impl From<QueueRequest> for queue::Enqueue {
             accept_bots: req.accept_bots,
             only_bots: req.only_bots,
             fill_with_house_bots_after_s: req.fill_with_house_bots_after_s,
+            fill_level: req.fill_level,
             expires_in_s: req.expires_in_s,
         }
     }

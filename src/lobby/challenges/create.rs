@@ -11,7 +11,11 @@
 //! partner opposite (seat 2) and the opponents at seats 1 and 3; in the
 //! individual variants the opponents in the order named. A seat left
 //! without a player takes the house bot `fill_with`, which every seat
-//! also keeps as its stand-in on a timeout.
+//! also keeps as its stand-in on a timeout. A house bot's player named
+//! among the opponents or as the partner (`house-<level>`) takes a bot
+//! seat at that level, accepted at once; when every player named is a
+//! house bot the challenge is fully accepted as made and its match starts
+//! at once.
 
 use crate::bots;
 use crate::lobby::Lobby;
@@ -19,7 +23,9 @@ use crate::lobby::records::{self, PlayerEvent, PlayerRecord, SeatPlayer};
 use crate::lobby::store::Doc;
 use crate::rating;
 use crate::rules::{Rules, Seat, Variant};
-use crate::service::{self, Error, Holder, OnTimeout, SeatSpec, clock_now_ms, rfc3339};
+use crate::service::{
+    self, Error, HOUSE_PREFIX, Holder, OnTimeout, SeatSpec, clock_now_ms, rfc3339,
+};
 
 use super::record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus};
 use super::view::ChallengeView;
@@ -60,7 +66,8 @@ pub struct NewChallenge {
 /// Who sits where in a challenge's match, as [`check_seats`] found it.
 pub(super) struct SeatPlan<'a> {
     /// Each seat after the challenger's (seat 0), in order: the player
-    /// invited there and its role, or `None` for a house bot.
+    /// invited there and its role (a house bot's player named at its
+    /// level has the role `Bot`), or `None` for the `fill` house bot.
     pub others: Vec<Option<(&'a str, ChallengeRole)>>,
     /// The house bot at every seat without a player, and every seat's
     /// stand-in on a timeout.
@@ -80,7 +87,7 @@ impl Lobby {
     /// # Errors
     /// `Unauthorized` for a key that is not current; `InvalidRequest` for
     /// bad rules, counts or players (the challenger itself, a player named
-    /// twice, a house bot); `PlayerNotFound` for an unknown player;
+    /// twice, an unknown house bot); `PlayerNotFound` for an unknown player;
     /// `TooManyChallenges` past [`MAX_MADE`] pending invitations made;
     /// `InboxFull` for an invited player with [`MAX_RECEIVED`] pending;
     /// `Busy`; `StoreUnavailable`.
@@ -93,17 +100,54 @@ impl Lobby {
         let checked = check_request(&req, &me.id)?;
         let seats = self.challenge_seats(&me, checked.seats).await?;
         let rec = new_record(&req, checked.rules, seats, checked.expires_in_s)?;
+        if !self.offer(&rec).await? {
+            return Err(Error::Internal("challenge id collision".into()));
+        }
+        Ok(self.announce_or_start(&rec, me.seat_player()).await)
+    }
+
+    /// Takes the slots of the new challenge `rec` in its players' pending
+    /// lists and stores it: whether it was stored (`false`, slots given
+    /// back, when a challenge has its id already).
+    ///
+    /// # Errors
+    /// `TooManyChallenges`; `InboxFull`; `StoreUnavailable` (slots given
+    /// back).
+    pub(super) async fn offer(&self, rec: &ChallengeRecord) -> Result<bool, Error> {
         let invitation = rec.invitation();
         self.core.take_slots(&invitation).await?;
-        if let Err(e) = self.store_challenge(&rec).await {
+        let stored = self.store_challenge(rec).await;
+        if !matches!(stored, Ok(true)) {
             self.core
                 .give_back_slots(Some(invitation.maker), &invitation.to, &rec.id)
                 .await;
-            return Err(e);
         }
+        stored
+    }
+
+    /// After the new challenge `rec` from `from` is stored: each invited
+    /// player hears of it, or, when every seat accepted already (house
+    /// bots only), its match starts now. Its view.
+    pub(super) async fn announce_or_start(
+        &self,
+        rec: &ChallengeRecord,
+        from: SeatPlayer,
+    ) -> ChallengeView {
         tracing::info!(challenge_id = %rec.id, rated = rec.rated, "challenge made");
-        self.announce_challenge(&rec, me.seat_player()).await;
-        Ok(rec.view(rec.created_ms))
+        if rec.status == ChallengeStatus::Starting {
+            // House bots accept at once: the match starts now (or, if this
+            // fails, on the challenge's next read).
+            self.unlist_challenge(rec).await;
+            return match self.start_accepted(rec).await {
+                Ok(started) => started.view(clock_now_ms()),
+                Err(e) => {
+                    tracing::warn!(challenge_id = %rec.id, error = %e, "match start deferred");
+                    rec.view(rec.created_ms)
+                }
+            };
+        }
+        self.announce_challenge(rec, from).await;
+        rec.view(rec.created_ms)
     }
 
     /// Every seat of the challenge `me` makes: `me` at seat 0 (accepted),
@@ -127,6 +171,12 @@ impl Lobby {
         });
         for spec in plan.others {
             seats.push(match spec {
+                Some((id, ChallengeRole::Bot)) => ChallengeSeat {
+                    role: ChallengeRole::Bot,
+                    player: None,
+                    bot: id.strip_prefix(HOUSE_PREFIX).unwrap_or(id).to_string(),
+                    accepted: true,
+                },
                 Some((id, role)) => {
                     let (_, p) = self
                         .core
@@ -151,11 +201,12 @@ impl Lobby {
         Ok(seats)
     }
 
-    /// Stores a new challenge and lists it in the indexes.
+    /// Stores a new challenge and lists it in the indexes: `false`, and
+    /// nothing done, if its id is taken.
     ///
     /// # Errors
-    /// `Internal` if its id is taken; `StoreUnavailable`.
-    async fn store_challenge(&self, rec: &ChallengeRecord) -> Result<(), Error> {
+    /// `StoreUnavailable`.
+    async fn store_challenge(&self, rec: &ChallengeRecord) -> Result<bool, Error> {
         let state = records::encode(rec)?;
         let ttl = Some(rec.ttl(rec.created_ms));
         if !self
@@ -163,9 +214,10 @@ impl Lobby {
             .insert(Doc::Challenge, &rec.id, &state, ttl)
             .await?
         {
-            return Err(Error::Internal("challenge id collision".into()));
+            return Ok(false);
         }
-        self.list_challenge(rec).await
+        self.list_challenge(rec).await?;
+        Ok(true)
     }
 
     /// Tells each invited player of the new challenge `rec` from `from`.
@@ -180,6 +232,7 @@ impl Lobby {
                     rated: rec.rated,
                     seat: seat as Seat,
                     expires_at: rfc3339(rec.expires_ms),
+                    rematch_of: rec.rematch_of.clone(),
                 };
                 self.core.publish(&p.id, &event).await;
             }
@@ -240,8 +293,8 @@ fn check_rules(req: &NewChallenge) -> Result<Rules, Error> {
 /// Validates the seats a challenge asks for, made by player `challenger`,
 /// and places them: as many players as the variant seats besides the
 /// challenger (in the pairs game one or two opponents and maybe a
-/// partner; a partner nowhere else), none of them the challenger, a house
-/// bot or named twice; `fill_with` a house bot, and given whenever a seat
+/// partner; a partner nowhere else), none of them the challenger or named
+/// twice, a house bot's player (`house-<level>`) a known house bot; `fill_with` a house bot, and given whenever a seat
 /// would have no player. Whether each named player exists is left to the
 /// lookup that seats it.
 ///
@@ -275,6 +328,11 @@ pub(super) fn check_seats<'a>(
     let fill_with = req.fill_with.as_deref().unwrap_or(bots::DEFAULT);
     let mut named: Vec<&str> = Vec::new();
     for id in req.partner.iter().chain(&req.opponents) {
+        if let Some(bot) = id.strip_prefix(HOUSE_PREFIX) {
+            // A house bot named at its level: a bot seat, accepted at once.
+            service::house_bot(bot)?;
+            continue;
+        }
         if id == challenger {
             return Err(Error::InvalidRequest(
                 "a player cannot challenge itself or be its own partner".into(),
@@ -310,6 +368,17 @@ pub(super) fn check_seats<'a>(
 /// seat 2 and the second opponent at seat 3; otherwise the opponents in
 /// the order named. The counts are already checked.
 fn seat_order(req: &NewChallenge) -> Vec<Option<(&str, ChallengeRole)>> {
+    let mut order = named_order(req);
+    for (id, role) in order.iter_mut().flatten() {
+        if id.starts_with(HOUSE_PREFIX) {
+            *role = ChallengeRole::Bot;
+        }
+    }
+    order
+}
+
+/// The seats after the challenger's with the role each was named for.
+fn named_order(req: &NewChallenge) -> Vec<Option<(&str, ChallengeRole)>> {
     let layout = req.variant.table();
     let mut order: Vec<Option<(&str, ChallengeRole)>> = vec![None; usize::from(layout.seats)];
     if layout.pairs {
@@ -340,6 +409,12 @@ fn new_record(
     expires_in_s: u64,
 ) -> Result<ChallengeRecord, Error> {
     let now = clock_now_ms();
+    // Only house bots invited: every seat has accepted already.
+    let status = if seats.iter().all(|s| s.accepted) {
+        ChallengeStatus::Starting
+    } else {
+        ChallengeStatus::Pending
+    };
     Ok(ChallengeRecord {
         id: hex::encode(service::random_bytes::<12>()?),
         rules,
@@ -349,9 +424,10 @@ fn new_record(
         move_timeout_ms: req.move_timeout_ms,
         on_timeout: req.on_timeout,
         seats,
-        status: ChallengeStatus::Pending,
+        status,
         declined_by: None,
         created_ms: now,
         expires_ms: now + expires_in_s * 1000,
+        rematch_of: None,
     })
 }

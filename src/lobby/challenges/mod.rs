@@ -22,7 +22,8 @@
 //! in `create.rs` (its seat rules in `create::check_seats`); answers
 //! (accept, decline, cancel) in `answer.rs`; reading one and a player's
 //! lists in `read.rs`; settling on read and the expiry sweep in
-//! `sweep.rs`; the start of the match in `start.rs`
+//! `sweep.rs`; a finished match's rematch, a challenge from its seats, in
+//! `rematch.rs`; the start of the match in `start.rs`
 //! (`Lobby::start_accepted`); the index entries and the players' events
 //! in `announce.rs`.
 //!
@@ -42,6 +43,7 @@ mod answer;
 mod create;
 mod read;
 mod record;
+mod rematch;
 mod start;
 mod sweep;
 mod view;
@@ -49,4 +51,5 @@ mod view;
 pub use create::{DEFAULT_EXPIRY_S, MAX_EXPIRY_S, MAX_MADE, MAX_RECEIVED, NewChallenge};
 pub use read::LIST_MAX;
 pub use record::{ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus};
+pub use rematch::rematch_id;
 pub use view::{ChallengeList, ChallengeSeatView, ChallengeView};

@@ -98,6 +98,9 @@ pub struct ChallengeRecord {
     pub created_ms: u64,
     /// When it expires unanswered.
     pub expires_ms: u64,
+    /// The finished match it is the rematch of, if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch_of: Option<String>,
 }
 
 /// The answer to a challenge.
@@ -346,6 +349,7 @@ mod tests {
             declined_by: None,
             created_ms: 0,
             expires_ms: 1000,
+            rematch_of: None,
         }
     }
 

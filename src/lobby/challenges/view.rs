@@ -55,6 +55,8 @@ pub struct ChallengeView {
     pub created_at: String,
     /// When it expires unanswered (RFC 3339).
     pub expires_at: String,
+    /// The finished match this challenge is the rematch of.
+    pub rematch_of: Option<String>,
 }
 
 /// A player's pending challenges.
@@ -105,6 +107,7 @@ impl ChallengeRecord {
             move_timeout_ms: self.move_timeout_ms,
             created_at: rfc3339(self.created_ms),
             expires_at: rfc3339(self.expires_ms),
+            rematch_of: self.rematch_of.clone(),
         }
     }
 }

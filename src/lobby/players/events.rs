@@ -118,6 +118,9 @@ pub enum PlayerEvent {
         seat: Seat,
         /// When it expires unanswered (RFC 3339).
         expires_at: String,
+        /// The finished match this challenge is the rematch of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rematch_of: Option<String>,
     },
     /// An invited player accepted a challenge the player is in.
     ChallengeAccepted {

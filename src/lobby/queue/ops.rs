@@ -45,6 +45,9 @@ pub struct Enqueue {
     pub only_bots: bool,
     /// After this wait, fill the remaining seats with house bots.
     pub fill_with_house_bots_after_s: Option<u64>,
+    /// The house bot (a level) of that fill; default: the level whose
+    /// anchor is nearest the group's mean rating.
+    pub fill_level: Option<String>,
     /// Seconds until the ticket expires unmatched (default 600).
     pub expires_in_s: Option<u64>,
 }
@@ -92,6 +95,14 @@ pub(super) fn check_request(req: &Enqueue) -> Result<u64, Error> {
         return Err(Error::InvalidRequest(format!(
             "fill_with_house_bots_after_s is at most {MAX_EXPIRY_S}"
         )));
+    }
+    if let Some(level) = &req.fill_level {
+        if req.fill_with_house_bots_after_s.is_none() {
+            return Err(Error::InvalidRequest(
+                "fill_level needs fill_with_house_bots_after_s".into(),
+            ));
+        }
+        crate::service::house_bot(level)?;
     }
     let life = req.expires_in_s.unwrap_or(DEFAULT_EXPIRY_S);
     if !(1..=MAX_EXPIRY_S).contains(&life) {
@@ -143,6 +154,7 @@ fn new_ticket(
         accept_bots: req.accept_bots,
         only_bots: req.only_bots,
         fill_at_ms: req.fill_with_house_bots_after_s.map(|s| now + s * 1000),
+        fill_level: req.fill_level.clone(),
         created_ms: now,
         expires_ms: ticket.expires_ms,
     };

@@ -67,6 +67,7 @@ fn enqueue_of(p: &PartyRecord) -> Enqueue {
         accept_bots: p.accept_bots,
         only_bots: p.only_bots,
         fill_with_house_bots_after_s: p.fill_with_house_bots_after_s,
+        fill_level: p.fill_level.clone(),
         expires_in_s: p.expires_in_s,
     }
 }
@@ -115,6 +116,7 @@ impl Lobby {
             accept_bots: req.accept_bots,
             only_bots: req.only_bots,
             fill_with_house_bots_after_s: req.fill_with_house_bots_after_s,
+            fill_level: req.fill_level.clone(),
             expires_in_s: req.expires_in_s,
             status: PartyStatus::Pending,
             ticket_id: None,

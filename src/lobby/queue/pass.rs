@@ -246,6 +246,17 @@ pub fn run_pass(
     Ok(pass)
 }
 
+/// The house bot that completes a group (its tickets, the oldest first):
+/// the level the oldest ticket that asked for one asked for, else the
+/// level whose anchor is nearest the group's mean rating.
+fn fill_bot(entries: &[Entry]) -> &str {
+    if let Some(level) = entries.iter().find_map(|e| e.fill_level.as_deref()) {
+        return level;
+    }
+    let rating = entries.iter().map(|e| e.rating).sum::<f64>() / entries.len().max(1) as f64;
+    house_bot_near(rating)
+}
+
 /// Seats a group: a pair ticket's players opposite each other, single
 /// players in the other seats (in the pairs game the strongest and the
 /// weakest single players together), house bots in the seats left.
@@ -280,8 +291,7 @@ fn seat_group(variant: Variant, entries: &[Entry]) -> Vec<FormedSeat> {
         singles.sort_by(|a, b| b.0.rating.total_cmp(&a.0.rating));
         singles = vec![singles[0], singles[1], singles[3], singles[2]];
     }
-    let rating = entries.iter().map(|e| e.rating).sum::<f64>() / entries.len().max(1) as f64;
-    let bot = house_bot_near(rating);
+    let bot = fill_bot(entries);
     let mut singles = singles.into_iter();
     seats
         .into_iter()
@@ -315,6 +325,7 @@ mod tests {
             accept_bots: true,
             only_bots: false,
             fill_at_ms: None,
+            fill_level: None,
             created_ms,
             expires_ms: created_ms + 600_000,
         }
@@ -476,6 +487,17 @@ mod tests {
     }
 
     #[test]
+    fn the_oldest_ticket_that_names_a_level_decides_the_fill() {
+        let mut old = entry("o", &["o"], 1790.0, 0);
+        let mut young = entry("y", &["y"], 1790.0, 1);
+        assert_eq!(fill_bot(&[old.clone(), young.clone()]), "hard");
+        young.fill_level = Some("easy".into());
+        assert_eq!(fill_bot(&[old.clone(), young.clone()]), "easy");
+        old.fill_level = Some("random".into());
+        assert_eq!(fill_bot(&[old, young]), "random");
+    }
+
+    #[test]
     fn a_ticket_past_its_life_expires_and_is_never_matched() {
         let mut old = entry("old", &["o"], 1500.0, 0);
         old.expires_ms = 1_000;
@@ -582,6 +604,7 @@ mod growth {
                 accept_bots,
                 only_bots: accept_bots && next(6) == 0,
                 fill_at_ms: (accept_bots && next(4) == 0).then(|| created + next(90_000)),
+                fill_level: None,
                 created_ms: created,
                 expires_ms: created + 30_000 + next(600_000),
             });

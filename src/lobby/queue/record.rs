@@ -88,6 +88,9 @@ pub struct Entry {
     pub only_bots: bool,
     /// When its seats left open are filled with house bots.
     pub fill_at_ms: Option<u64>,
+    /// The house bot those seats take, if the ticket asked for a level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill_level: Option<String>,
     /// When it was queued.
     pub created_ms: u64,
     /// When it expires.
@@ -195,6 +198,9 @@ pub struct PartyRecord {
     pub only_bots: bool,
     /// Fill with house bots after this wait.
     pub fill_with_house_bots_after_s: Option<u64>,
+    /// The level of those house bots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill_level: Option<String>,
     /// The ticket's life once queued.
     pub expires_in_s: Option<u64>,
     /// Where it stands.

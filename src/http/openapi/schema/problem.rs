@@ -89,6 +89,8 @@ pub enum ProblemCode {
     AbortTooLate,
     /// 409: a claim of victory before the opponent missed enough moves.
     ClaimTooEarly,
+    /// 409: a rematch of a match not over yet.
+    MatchNotOver,
     /// 500: a bug, logged.
     InternalError,
 }
@@ -128,6 +130,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             PartyClosed,
             AbortTooLate,
             ClaimTooEarly,
+            MatchNotOver,
         ],
         410 => &[TableExpired],
         413 => &[PayloadTooLarge],
@@ -203,6 +206,7 @@ mod tests {
             ApiError::Service(Error::MatchTooLarge(s())),
             ApiError::Service(Error::AbortTooLate(s())),
             ApiError::Service(Error::ClaimTooEarly(s())),
+            ApiError::Service(Error::MatchNotOver(s())),
             ApiError::Service(Error::Internal(s())),
             ApiError::RateLimited {
                 retry_after: 1,

@@ -262,9 +262,19 @@ pub const DETAILS: &[[&str; 3]] = &[
         "límite: {0} solicitudes por segundo por dirección de cliente",
     ],
     [
-        "limit: {} requests per second per seat token",
-        "límit: {0} peticions per segon per token de seient",
-        "límite: {0} solicitudes por segundo por token de asiento",
+        "limit: {} requests per second per API key or seat token",
+        "límit: {0} peticions per segon per clau d'API o token de seient",
+        "límite: {0} solicitudes por segundo por clave de API o token de asiento",
+    ],
+    [
+        "limit: {} requests per second per match per API key or seat token",
+        "límit: {0} peticions per segon per partida per clau d'API o token de seient",
+        "límite: {0} solicitudes por segundo por partida por clave de API o token de asiento",
+    ],
+    [
+        "limit: {} reads of the player's matches per second per key",
+        "límit: {0} lectures de les partides del jugador per segon per clau",
+        "límite: {0} lecturas de las partidas del jugador por segundo por clave",
     ],
     [
         "limit: {} matches created per minute per client address",

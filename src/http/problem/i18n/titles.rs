@@ -271,6 +271,14 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "match_not_over",
+        [
+            "Match not over",
+            "La partida no s'ha acabat",
+            "La partida no ha terminado",
+        ],
+    ),
+    (
         "claim_too_early",
         [
             "Claim too early",
