@@ -13,8 +13,8 @@
 //! instance that dies holding a claim loses nothing: its lease runs out
 //! and another instance claims the match again.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
@@ -65,22 +65,22 @@ impl Default for SchedulerOptions {
     }
 }
 
+/// Future due times one instance remembers, at most (the soonest ones;
+/// later ones are found by polling).
+const REMEMBERED: usize = 4096;
+
+/// Remembered due times are rounded up to this many milliseconds, so that
+/// many clocks running out together cost one wake-up (and one claim).
+const WAKE_GRAIN_MS: u64 = 10;
+
 /// What this instance's writes tell its scheduler: work due now (a
-/// notification), and the soonest future due time they set (a hint: a
-/// later one is found by polling).
-#[derive(Debug)]
+/// notification), and the future due times they set (the soonest
+/// [`REMEMBERED`] of them), so that a clock this instance set is played
+/// when it runs out rather than on the next poll.
+#[derive(Debug, Default)]
 pub struct DueWake {
     now: Notify,
-    soonest: AtomicU64,
-}
-
-impl Default for DueWake {
-    fn default() -> DueWake {
-        DueWake {
-            now: Notify::new(),
-            soonest: AtomicU64::new(u64::MAX),
-        }
-    }
+    later: Mutex<BTreeSet<u64>>,
 }
 
 impl DueWake {
@@ -88,30 +88,47 @@ impl DueWake {
     fn due(&self, at: u64, now: u64) {
         if at <= now {
             self.now.notify_one();
-        } else {
-            self.soonest.fetch_min(at, Ordering::Relaxed);
+            return;
+        }
+        let mut later = self.later.lock().unwrap_or_else(PoisonError::into_inner);
+        later.insert(at.div_ceil(WAKE_GRAIN_MS) * WAKE_GRAIN_MS);
+        if later.len() > REMEMBERED {
+            later.pop_last();
         }
     }
 
-    /// Waits up to `pause`, less when this instance's writes made work
-    /// due sooner.
+    /// Waits up to `pause`, less when a due time this instance set comes
+    /// sooner (not at all when one has come).
     async fn wait(&self, pause: Duration) {
         let now = now_ms();
-        let soonest = self.soonest.load(Ordering::Relaxed);
-        let pause = if soonest <= now {
-            // Due already: forget the hint (a newer, later one is lost
-            // and found by polling).
-            let _ = self.soonest.compare_exchange(
-                soonest,
-                u64::MAX,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-            Duration::ZERO
-        } else {
-            pause.min(Duration::from_millis(soonest - now))
+        let next = next_wake(
+            &mut self.later.lock().unwrap_or_else(PoisonError::into_inner),
+            now,
+        );
+        let pause = match next {
+            Some(at) => pause.min(Duration::from_millis(at - now)),
+            None => pause,
         };
+        if pause.is_zero() {
+            return;
+        }
         let _ = tokio::time::timeout(pause, self.now.notified()).await;
+    }
+}
+
+/// The next time to wake for, of the remembered `later` due times as of
+/// `now`: `now` itself when one has come (those are forgotten), else the
+/// soonest, if any.
+fn next_wake(later: &mut BTreeSet<u64>, now: u64) -> Option<u64> {
+    let mut came = false;
+    while later.first().is_some_and(|&t| t <= now) {
+        later.pop_first();
+        came = true;
+    }
+    if came {
+        Some(now)
+    } else {
+        later.first().copied()
     }
 }
 
@@ -272,5 +289,38 @@ async fn run(weak: Weak<Service>, wake: Arc<DueWake>, opts: SchedulerOptions) {
         if !full {
             wake.wait(pause).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembered_due_times_are_rounded_bounded_and_forgotten_once_come() {
+        let wake = DueWake::default();
+        wake.due(1_001, 1_000);
+        wake.due(1_004, 1_000);
+        wake.due(1_019, 1_000);
+        let mut later = wake.later.lock().unwrap().clone();
+        assert_eq!(later.iter().copied().collect::<Vec<_>>(), [1_010, 1_020]);
+        assert_eq!(next_wake(&mut later, 1_005), Some(1_010));
+        assert_eq!(next_wake(&mut later, 1_010), Some(1_010), "come: wake now");
+        assert_eq!(later.iter().copied().collect::<Vec<_>>(), [1_020]);
+        assert_eq!(next_wake(&mut later, 1_030), Some(1_030));
+        assert_eq!(next_wake(&mut later, 1_040), None, "nothing left");
+        for at in 0..(REMEMBERED as u64 + 10) {
+            wake.due(2_000 + at * WAKE_GRAIN_MS, 1_000);
+        }
+        let kept = wake.later.lock().unwrap();
+        assert_eq!(kept.len(), REMEMBERED, "the soonest are kept");
+        assert_eq!(kept.first(), Some(&1_010));
+    }
+
+    #[test]
+    fn work_due_now_is_a_notification_not_a_remembered_time() {
+        let wake = DueWake::default();
+        wake.due(900, 1_000);
+        assert!(wake.later.lock().unwrap().is_empty());
     }
 }
