@@ -174,4 +174,5 @@ pub mod document;
 pub mod events;
 pub mod problem;
 mod types;
+pub mod unions;
 mod views;
