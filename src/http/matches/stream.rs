@@ -46,7 +46,7 @@ pub struct StreamQuery {
     tag = "matches",
     params(
         ("id" = String, Path, description = "Match id"),
-        ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event number"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event number (its `id`: digits)"),
         StreamQuery,
     ),
     security((), ("seat_token" = []), ("player_key" = [])),
