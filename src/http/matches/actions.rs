@@ -277,7 +277,7 @@ action_doc!(
     ("2: hand the choice on (the dealer)" = (value = json!({"choice": "delegate"}))),
 );
 action_doc!(
-    double,
+    double_call,
     "/v1/matches/{id}/double",
     DoubleRequest,
     DoubleRequest,
