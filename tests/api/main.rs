@@ -43,6 +43,7 @@ mod redis_fleet;
 mod scheduler;
 mod semantics;
 mod server_caps;
+mod spec_bounds;
 mod stream_end;
 mod stream_state;
 mod table_races;

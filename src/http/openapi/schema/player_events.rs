@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use super::SeatNumber;
 use super::actions::tag;
-use crate::http::players::wire::SeatPlayer as SeatPlayerShown;
+use crate::http::players::seat_player::SeatPlayer as SeatPlayerShown;
 use crate::rules::{Seat, Variant, Winner};
 use crate::service::SeatPlayer;
 
@@ -334,5 +334,4 @@ pub enum PlayerEvent {
 }
 
 #[cfg(test)]
-#[path = "player_events_tests.rs"]
 mod tests;

@@ -89,28 +89,20 @@ fn type_of(e: &Lobby) -> &'static str {
 
 /// One of each lobby event, with every optional field set and unset.
 fn every_event() -> Vec<Lobby> {
+    let mut all = table_and_party_events();
+    all.extend(match_and_challenge_events());
+    all
+}
+
+/// One of each lobby event about tables, seats and parties.
+fn table_and_party_events() -> Vec<Lobby> {
     let from = SeatPlayer {
         id: "p6f1c0a9e2b4d8c7a5e3f1b2c".into(),
         name: "robobot".into(),
         kind: PlayerKind::Bot,
     };
-    let (t, m, c, q) = ("t1", "m1", "c1", "q1");
+    let (t, m, q) = ("t1", "m1", "q1");
     let at = "2026-01-01T00:00:00Z".to_string();
-    let change = |unrated| RatingChange {
-        pool: "pairs".into(),
-        before: 1500.0,
-        after: 1512.5,
-        deviation: 180.0,
-        score: 1.0,
-        unrated,
-    };
-    let over = |winner: Value, rating| Lobby::MatchOver {
-        match_id: m.into(),
-        seat: 1,
-        winner,
-        scores: vec![101, 40],
-        rating,
-    };
     vec![
         Lobby::SeatFilled {
             table_id: t.into(),
@@ -160,6 +152,34 @@ fn every_event() -> Vec<Lobby> {
         },
         Lobby::PartyDeclined { party_id: q.into() },
         Lobby::PartyCancelled { party_id: q.into() },
+    ]
+}
+
+/// One of each lobby event about matches and challenges.
+fn match_and_challenge_events() -> Vec<Lobby> {
+    let from = SeatPlayer {
+        id: "p6f1c0a9e2b4d8c7a5e3f1b2c".into(),
+        name: "robobot".into(),
+        kind: PlayerKind::Bot,
+    };
+    let (m, c) = ("m1", "c1");
+    let at = "2026-01-01T00:00:00Z".to_string();
+    let change = |unrated| RatingChange {
+        pool: "pairs".into(),
+        before: 1500.0,
+        after: 1512.5,
+        deviation: 180.0,
+        score: 1.0,
+        unrated,
+    };
+    let over = |winner: Value, rating| Lobby::MatchOver {
+        match_id: m.into(),
+        seat: 1,
+        winner,
+        scores: vec![101, 40],
+        rating,
+    };
+    vec![
         Lobby::YourTurn {
             match_id: m.into(),
             seat: 2,
