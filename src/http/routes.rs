@@ -13,7 +13,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(matches::handlers::get_match)
         .service(matches::actions::deal)
         .service(matches::actions::trump)
-        .service(matches::actions::double)
+        .service(matches::actions::double_call)
         .service(matches::actions::play)
         .service(matches::actions::post_action)
         .service(matches::actions::resign)

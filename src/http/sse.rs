@@ -39,16 +39,20 @@ use crate::service::Error;
 
 /// One server-sent event as the stream frames it (for the OpenAPI
 /// document: with OpenAPI 3.1 the schema of `text/event-stream` describes
-/// each event).
+/// each event, as schemathesis reads it).
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct SseEvent {
-    /// The event's `seq` (absent on a final `error` event).
+    /// The event's `seq` (absent on an unnumbered opening event and on a
+    /// final `error` event).
     id: Option<String>,
-    /// The event type (`hand_dealt`, …), or `error` with a problem as data.
+    /// The event type (`hand_dealt`, `your_turn`, …), or `state`,
+    /// `matches` or `error`.
     event: String,
-    /// The event as JSON, exactly as `GET …/events` shows it (a problem
-    /// document for `error`).
+    /// The event as JSON, exactly as the events page shows it: an `Event`
+    /// on a match's stream, a `PlayerEvent` on a player's (a `MatchView`
+    /// for `state`, a `Problem` for `error`).
+    #[schema(content_media_type = "application/json")]
     data: String,
 }
 

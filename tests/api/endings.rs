@@ -268,14 +268,20 @@ async fn a_claim_is_refused_before_the_missed_moves_and_wins_after(backend: Back
         ..NewMatch::default()
     };
     let (early, players) = rated_match_with(&lobby, Variant::Pairs, 2, slow).await;
-    for against in [1, 2, 9] {
-        let path = format!("/v1/matches/{early}/claim");
+    let path = format!("/v1/matches/{early}/claim");
+    for against in [1, 2] {
         let r = app
             .post(&path, Some(&players[0].key), json!({"against": against}))
             .await;
         assert_eq!(r.status, StatusCode::CONFLICT, "{against}: {}", r.text);
         assert_eq!(r.json["code"], "claim_too_early", "{}", r.text);
     }
+    // A seat no variant has is malformed.
+    let r = app
+        .post(&path, Some(&players[0].key), json!({"against": 9}))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert_eq!(r.json["code"], "invalid_request", "{}", r.text);
     assert_eq!(
         lobby.service().record(&early).await.unwrap().game.ended_by,
         None

@@ -47,6 +47,7 @@ mod rematch;
 mod scheduler;
 mod semantics;
 mod server_caps;
+mod spec_bounds;
 mod stream_end;
 mod stream_state;
 mod table_races;

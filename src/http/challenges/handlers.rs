@@ -31,10 +31,10 @@ use crate::lobby::Lobby;
     operation_id = "create_challenge",
     security(("player_key" = [])),
     request_body(content = CreateChallenge, examples(
-        ("pairs: with a partner against two players, rated" = (value = json!({"variant": "pairs", "rated": true, "partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"]}))),
-        ("abarrotada: two players and a house bot, casual" = (value = json!({"variant": "abarrotada", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"], "fill_with": "medium", "expires_in_s": 300}))),
+        ("pairs: with a partner against two players, rated" = (description = "The ids are placeholders of the id form (`p` and 24 hex digits): put those of registered players, from `POST /v1/players` (`player.id`) or `GET /v1/leaderboard` (`player_id`).", value = json!({"variant": "pairs", "rated": true, "partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"]}))),
+        ("abarrotada: two players and a house bot, casual" = (description = "The ids are placeholders of the id form (`p` and 24 hex digits): put those of registered players, from `POST /v1/players` (`player.id`) or `GET /v1/leaderboard` (`player_id`).", value = json!({"variant": "abarrotada", "opponents": ["p0a1b2c3d4e5f60718293a4b5", "p1b2c3d4e5f60718293a4b5c6"], "fill_with": "medium", "expires_in_s": 300}))),
         ("pairs: against house bots at chosen levels, rated, started at once" = (value = json!({"variant": "pairs", "rated": true, "partner": "house-medium", "opponents": ["house-easy", "house-easy"]}))),
-        ("pairs, one against one with house-bot partners" = (value = json!({"variant": "pairs", "opponents": ["p0a1b2c3d4e5f60718293a4b5"], "fill_with": "heuristic", "rules": {"variant": "pairs", "target": 51}}))),
+        ("pairs, one against one with house-bot partners" = (description = "The ids are placeholders of the id form (`p` and 24 hex digits): put those of registered players, from `POST /v1/players` (`player.id`) or `GET /v1/leaderboard` (`player_id`).", value = json!({"variant": "pairs", "opponents": ["p0a1b2c3d4e5f60718293a4b5"], "fill_with": "heuristic", "rules": {"variant": "pairs", "target": 51}}))),
     )),
     responses(
         (status = 201, description = "Made: the challenge, `pending` (`started` when only house bots were named)", body = Challenge),

@@ -83,6 +83,7 @@ pub(super) async fn act(
     act: Act,
     g: GuardBody,
 ) -> Result<HttpResponse, ApiError> {
+    check_seat("seat", g.seat)?;
     let expected_version = match expected_version(g.expected_version, guards.if_match) {
         Ok(v) => v,
         // `If-Match` and `expected_version` disagree: at most one of them
@@ -104,6 +105,17 @@ pub(super) async fn act(
             .content_type("application/json")
             .body(body),
     })
+}
+
+/// Refuses a seat number no variant has (the document's `Seat` is 0 to
+/// 3) with `400`, before any token or seat is checked.
+pub(super) fn check_seat(field: &str, seat: Option<Seat>) -> Result<(), Error> {
+    match seat {
+        Some(s) if s > 3 => Err(Error::InvalidRequest(format!(
+            "{field} is a seat number, 0 to 3"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// The refusal of an action whose two version guards (`expected_version`,
@@ -277,7 +289,7 @@ action_doc!(
     ("2: hand the choice on (the dealer)" = (value = json!({"choice": "delegate"}))),
 );
 action_doc!(
-    double,
+    double_call,
     "/v1/matches/{id}/double",
     DoubleRequest,
     DoubleRequest,

@@ -118,6 +118,7 @@ pub async fn claim(
     body: JsonBytes,
 ) -> Result<HttpResponse, ApiError> {
     let r: ClaimRequest = parse_body(&body)?;
+    super::actions::check_seat("against", Some(r.against))?;
     let g = GuardBody {
         expected_version: r.expected_version,
         seat: r.seat,

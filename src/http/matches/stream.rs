@@ -46,12 +46,12 @@ pub struct StreamQuery {
     tag = "matches",
     params(
         ("id" = String, Path, description = "Match id"),
-        ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event number"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this event number (its `id`: digits)"),
         StreamQuery,
     ),
     security((), ("seat_token" = []), ("player_key" = [])),
     responses(
-        (status = 200, description = "An event stream", content_type = "text/event-stream", body = SseEvent),
+        (status = 200, description = "An event stream: each event's `data` is an `Event` (`id` its `seq`, `event` its `type`). Besides: with `with_state=true` the first event is a `state` whose data is a `MatchView`, and a failure ends the stream with an `error` event whose data is a `Problem`.", content_type = "text/event-stream", body = SseEvent),
         (status = 204, description = "The match is over and every event was sent"),
         (status = 400, description = "Bad query or `Last-Event-ID`, a resume point past the match's last event, or a token sent twice", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),

@@ -74,6 +74,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     spec_headers::add(&mut api);
     spec_notes::add(&mut api);
     schema::document::finish(&mut api);
+    schema::unions::bare_refs(&mut api);
     api
 }
 

@@ -148,8 +148,10 @@ pub struct PlayerEventsQuery {
     /// stream). Without it (or 0) the answer opens with the ongoing matches.
     pub after: Option<u64>,
     /// Long poll: wait up to this long for an event (default 0, at most 30000).
+    #[param(maximum = 30_000)]
     pub wait_ms: Option<u64>,
     /// Most events to return (default and maximum 1000).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<usize>,
     /// The API key, for `EventSource`, which cannot send `Authorization`;
     /// never together with the header.
@@ -175,11 +177,11 @@ pub struct PlayerEventsQuery {
     operation_id = "player_events",
     params(
         PlayerEventsQuery,
-        ("Last-Event-ID" = Option<u64>, Header, description = "Resume a stream after this event number"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume a stream after this event number (its `id`: digits)"),
     ),
     security(("player_key" = [])),
     responses(
-        (status = 200, description = "The events", content(
+        (status = 200, description = "The events. As a stream, each event's `data` is a `PlayerEvent` (`id` its `seq`, `event` its `type`); besides, a fresh connect opens with an unnumbered `matches` event (`{\"type\": \"matches\", \"ongoing\": [...], \"next\": …, \"last_seq\": n}`) and a failure ends the stream with an `error` event whose data is a `Problem`.", content(
             (PlayerEventsPage = "application/json"),
             (SseEvent = "text/event-stream"),
         )),

@@ -10,4 +10,5 @@
 
 pub mod handlers;
 pub mod matches;
+pub mod seat_player;
 pub mod wire;

@@ -7,59 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+pub use super::seat_player::{PlayerKind, SeatPlayer};
+use crate::http::openapi::schema::player_events::PlayerEvent;
 use crate::lobby::{self, records};
-
-/// Who a player is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum PlayerKind {
-    /// A person, through some front end.
-    Human,
-    /// A program.
-    Bot,
-}
-
-impl From<PlayerKind> for records::PlayerKind {
-    fn from(k: PlayerKind) -> records::PlayerKind {
-        match k {
-            PlayerKind::Human => records::PlayerKind::Human,
-            PlayerKind::Bot => records::PlayerKind::Bot,
-        }
-    }
-}
-
-impl From<records::PlayerKind> for PlayerKind {
-    fn from(k: records::PlayerKind) -> PlayerKind {
-        match k {
-            records::PlayerKind::Human => PlayerKind::Human,
-            records::PlayerKind::Bot => PlayerKind::Bot,
-        }
-    }
-}
-
-/// A seated player's public profile fields.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct SeatPlayer {
-    /// The player's id.
-    #[schema(example = "p6f1c0a9e2b4d8c7a5e3f1b2c")]
-    pub id: String,
-    /// Its name when it sat down.
-    #[schema(example = "robobot")]
-    pub name: String,
-    /// `human` or `bot`.
-    pub kind: PlayerKind,
-}
-
-impl From<records::SeatPlayer> for SeatPlayer {
-    fn from(p: records::SeatPlayer) -> SeatPlayer {
-        let records::SeatPlayer { id, name, kind } = p;
-        SeatPlayer {
-            id,
-            name,
-            kind: kind.into(),
-        }
-    }
-}
 
 /// The body of `POST /v1/players`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -185,24 +135,14 @@ pub struct ApiKey {
     pub api_key: String,
 }
 
-/// An event of a player's stream: `seq`, `type` and the type's fields.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+/// An event of a player's stream: `seq`, `type` and the type's fields
+/// (described by [`PlayerEvent`]).
+#[derive(Clone, Debug, Serialize)]
 pub struct PlayerEventView {
     /// 1, 2, 3, … per player, never reused.
     pub seq: u64,
-    /// The event: `{"type": "seat_filled" | "seat_freed" | "table_invited" |
-    /// "match_started" | "queue_matched" | "party_invited" |
-    /// "party_accepted" | "party_declined" | "party_cancelled" |
-    /// "your_turn" | "match_over" | "challenge_received" |
-    /// "challenge_accepted" | "challenge_declined" | "challenge_cancelled" |
-    /// "challenge_expired", …}`. A rated match's `match_over` has
-    /// `rating`: `{"pool", "before", "after", "deviation", "score"}`, what
-    /// the match changed of the player's rating, with `"unrated":
-    /// "aborted" | "repeated_opponent" | "same_address" |
-    /// "provisional_opponent"` when it
-    /// left the rating as it was (docs/api.md, "Fair play").
+    /// The event: `type` and the type's fields.
     #[serde(flatten)]
-    #[schema(value_type = Object, example = json!({"type": "your_turn", "match_id": "9f2c4e1a7b3d5f60a1b2c3d4", "seat": 2, "version": 7}))]
     pub body: Value,
 }
 
@@ -210,6 +150,7 @@ pub struct PlayerEventView {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PlayerEventsPage {
     /// Events after the requested number, oldest first.
+    #[schema(value_type = Vec<PlayerEvent>)]
     pub events: Vec<PlayerEventView>,
     /// The number of the player's last event.
     pub last_seq: u64,

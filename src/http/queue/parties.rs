@@ -112,7 +112,7 @@ impl From<queue::PartyView> for Party {
     operation_id = "queue_party_propose",
     security(("player_key" = [])),
     request_body(content = QueueRequest, examples(
-        ("rated pairs with a friend" = (value = json!({"partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "variant": "pairs"}))),
+        ("rated pairs with a friend" = (description = "The ids are placeholders of the id form (`p` and 24 hex digits): put those of registered players, from `POST /v1/players` (`player.id`) or `GET /v1/leaderboard` (`player_id`).", value = json!({"partner": "p6f1c0a9e2b4d8c7a5e3f1b2c", "variant": "pairs"}))),
     )),
     responses(
         (status = 201, description = "Proposed: the party, `pending`", body = Party),

@@ -27,7 +27,7 @@ fn variant_of(v: &str) -> Result<Variant, ApiError> {
 #[into_params(parameter_in = Query)]
 pub struct RatingsQuery {
     /// Only this variant's pool: `pairs`, `abarrotada` or `abarrotada3`.
-    #[param(pattern = "^(pairs|abarrotada|abarrotada3)$")]
+    #[param(value_type = Option<crate::rules::Variant>, example = "pairs")]
     pub variant: Option<String>,
 }
 
@@ -65,7 +65,7 @@ pub async fn player_ratings(
 #[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
     /// The pool: `pairs`, `abarrotada` or `abarrotada3`.
-    #[param(pattern = "^(pairs|abarrotada|abarrotada3)$")]
+    #[param(value_type = crate::rules::Variant, example = "pairs")]
     pub variant: String,
     /// The `next` cursor of the previous page.
     #[param(pattern = "^[0-9]{7}:[a-z0-9-]{1,52}$", max_length = 60)]

@@ -103,7 +103,7 @@ async fn join_table(
     request_body(content = JoinTable, examples(
         ("the first open seat" = (value = json!({}))),
         ("a named guest in seat 2" = (value = json!({"seat": 2, "name": "Pere"}))),
-        ("opposite a partner" = (value = json!({"opposite": "p6f1c0a9e2b4d8c7a5e3f1b2c"}))),
+        ("opposite a partner" = (description = "The id is a placeholder: put that of a player seated at the table (its `seats[].player`), with the key of a player who may join.", value = json!({"opposite": "p6f1c0a9e2b4d8c7a5e3f1b2c"}))),
         ("a pair together" = (value = json!({"name": "Anna", "partner": {"name": "Jordi"}}))),
     )),
     responses(

@@ -140,6 +140,7 @@ pub struct CreateTable {
     #[serde(default)]
     pub auto_deal: bool,
     /// A move clock: each seat has this long to act (100 to 86,400,000 ms).
+    #[schema(minimum = 100, maximum = 86_400_000)]
     pub move_timeout_ms: Option<u64>,
     /// On a timeout: `bot` (default) or `forfeit`.
     #[serde(default)]

@@ -367,6 +367,11 @@ fn choose_seats(
     }
     let wanted = if let Some(seat) = req.seat {
         let seat = usize::from(seat);
+        if seat > 3 {
+            return Err(Error::InvalidRequest(
+                "seat is a seat number, 0 to 3".into(),
+            ));
+        }
         if seat >= n {
             // A seat the schema allows, not at this table: no such seat open.
             return Err(Error::SeatTaken(format!(

@@ -50,8 +50,14 @@ pub fn finish(api: &mut OpenApi) {
 /// The form the server reads in a header, where it is stricter than "a
 /// string": `(name, pattern)`.
 const HEADER_PATTERNS: &[(&str, &str)] = &[
-    // The version, quoted or not, with an optional weak-tag prefix.
-    ("If-Match", r#"^(W/)?"?[0-9]{1,18}"?$"#),
+    // The version, quoted or not, with an optional weak-tag prefix, or a
+    // view's ETag as it came (`"12-seat2"`, `"12-spectator"`).
+    (
+        "If-Match",
+        r#"^(W/)?"?[0-9]{1,18}(-(seat[0-9]|spectator))?"?$"#,
+    ),
+    // An event's `id` as the stream sent it.
+    ("Last-Event-ID", r"^[0-9]{1,19}$"),
     // 1 to 200 visible ASCII characters.
     ("Idempotency-Key", r"^[\x21-\x7E]{1,200}$"),
 ];

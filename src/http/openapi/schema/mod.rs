@@ -172,6 +172,8 @@ pub(crate) use lend;
 pub mod actions;
 pub mod document;
 pub mod events;
+pub mod player_events;
 pub mod problem;
 mod types;
+pub mod unions;
 mod views;
