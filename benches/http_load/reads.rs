@@ -99,7 +99,13 @@ async fn reader(
     let mut i = first;
     while Instant::now() < end {
         let (id, token) = &matches[i % matches.len()];
-        for path in ["", "/legal-moves", "/events?after=0&limit=20"] {
+        // A seat's legal moves need its token; the history does not.
+        let second = if token.is_some() {
+            "/legal-moves"
+        } else {
+            "/history"
+        };
+        for path in ["", second, "/events?after=0&limit=20"] {
             let what = format!("/v1/matches/{{id}}{path}");
             match http
                 .send_as::<Value>(
@@ -152,14 +158,21 @@ pub async fn run(a: ReadsArgs) -> Result<bool, String> {
         tally.actions as f64 / elapsed,
         tally.errors_line()
     );
-    let mut moved = false;
-    for (name, was) in &before {
-        let now = after
-            .iter()
+    // A counter missing from a scrape has never moved (0); one that
+    // appears only after the reads moved.
+    let mut names: Vec<&String> = before.iter().chain(&after).map(|(n, _)| n).collect();
+    names.sort();
+    names.dedup();
+    let value = |list: &[(String, f64)], name: &str| {
+        list.iter()
             .find(|(n, _)| n == name)
-            .map_or(*was, |(_, v)| *v);
+            .map_or(0.0, |(_, v)| *v)
+    };
+    let mut moved = false;
+    for name in names {
+        let (was, now) = (value(&before, name), value(&after, name));
         println!("reads: {name}: {was} -> {now}");
-        moved |= now != *was;
+        moved |= now != was;
     }
     if before.is_empty() {
         println!("reads: no write counter in /metrics (nothing was ever written?)");
