@@ -195,9 +195,12 @@ async fn a_push_through_one_cluster_store_wakes_a_waiter_on_another() {
 }
 
 /// Players' waits on `a` woken by pushes through `b`, for players spread
-/// over every slot range (on a cluster, over every master).
+/// over every slot range (on a cluster, over every master). `a` re-reads
+/// only once a minute and its waits end after 20 s without a last
+/// re-read: a wait that returns the new event was woken by a
+/// notification.
 async fn push_through_one_wakes_a_waiter_on_the_other(a: RedisLobbyStore, b: RedisLobbyStore) {
-    let a = Arc::new(a);
+    let a = Arc::new(a.with_recheck_interval(Duration::from_secs(60)));
     let players: Vec<String> = (0..12).map(|_| fresh("p")).collect();
     let waiters: Vec<_> = players
         .iter()

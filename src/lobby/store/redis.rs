@@ -38,7 +38,8 @@
 //! with `SPUBLISH` on the player's own channel `bf:{<player>}:pn` (in the
 //! player's slot), to which a store subscribes while it has long polls on
 //! that player, as the match store does (`store/redis/sharded.rs`).
-//! Waiters also re-read every [`RECHECK`] in case a message was lost.
+//! Waiters also re-read every [`RECHECK`] (by default) in case a message
+//! was lost.
 
 use std::fmt::Display;
 use std::sync::Arc;
@@ -59,7 +60,8 @@ use crate::store::{
 /// The pub/sub channel on which pushes announce new player events (one
 /// server).
 const CHANNEL: &str = "bf:pnotify";
-/// How often a waiter re-reads in case a notification was lost.
+/// How often a waiter re-reads in case a notification was lost (by
+/// default).
 const RECHECK: Duration = Duration::from_millis(500);
 /// How long the first subscription may take before waiters rely on
 /// re-reading alone.
@@ -139,6 +141,8 @@ pub struct RedisLobbyStore {
     conn: RedisConn,
     /// Sharded subscriptions, on a cluster.
     sharded: Option<Arc<Sharded>>,
+    /// How often a waiter re-reads in case a notification was lost.
+    recheck: Duration,
     insert: Script,
     replace: Script,
     push: Script,
@@ -202,6 +206,7 @@ impl RedisLobbyStore {
         RedisLobbyStore {
             conn,
             sharded,
+            recheck: RECHECK,
             insert: Script::new(INSERT),
             replace: Script::new(REPLACE),
             push: Script::new(PUSH),
@@ -209,6 +214,15 @@ impl RedisLobbyStore {
             waiters,
             subscriber,
         }
+    }
+
+    /// Sets how often a long poll re-reads the last event number, the
+    /// safety net for notifications lost while a subscription was down
+    /// (default 500 ms).
+    #[must_use]
+    pub fn with_recheck_interval(mut self, every: Duration) -> Self {
+        self.recheck = every.max(Duration::from_millis(10));
+        self
     }
 
     fn conn(&self) -> RedisConn {
@@ -417,11 +431,15 @@ impl LobbyStore for RedisLobbyStore {
             if now >= deadline {
                 break;
             }
-            let nap = RECHECK.min(deadline - now);
+            let nap = self.recheck.min(deadline - now);
             if let Ok(Ok(seq)) = timeout(nap, waiter.rx.wait_for(|&s| s > after)).await {
                 return Ok(*seq);
             }
-            last = self.last(player).await?;
+            // Re-read only before the deadline: what the wait returns at its
+            // end is what it heard or last read, as the match store's.
+            if Instant::now() < deadline {
+                last = self.last(player).await?;
+            }
         }
         Ok(last)
     }
