@@ -6,8 +6,9 @@
 //!     --tickets 10000 --clients 64 --seconds 20 --rounds 20
 //! ```
 //!
-//! Start the server with the rate limits off (`--rate-limit-per-ip 0
-//! --creates-per-minute 0`), on an empty store: the pools are global.
+//! Start the server with the rate limits and the registration cap off
+//! (`--rate-limit-per-ip 0 --creates-per-minute 0
+//! --players-per-ip-per-day 0`), on an empty store: the pools are global.
 //!
 //! 1. **Crowd**: `--tickets` human players register (from 16 tasks) and
 //!    queue for rated pairs wanting only bots (from 2 tasks). No bot that accepts humans
