@@ -6,8 +6,9 @@
 //!     --tickets 10000 --clients 64 --seconds 20 --rounds 20
 //! ```
 //!
-//! Start the server with the rate limits off (`--rate-limit-per-ip 0
-//! --creates-per-minute 0`), on an empty store: the pools are global.
+//! Start the server with the rate limits and the registration cap off
+//! (`--rate-limit-per-ip 0 --creates-per-minute 0
+//! --players-per-ip-per-day 0`), on an empty store: the pools are global.
 //!
 //! 1. **Crowd**: `--tickets` human players register (from 16 tasks) and
 //!    queue for rated pairs wanting only bots (from 2 tasks). No bot that accepts humans
@@ -18,6 +19,10 @@
 //!    four fresh bot players that want only bots, queueing one after the
 //!    other in the same pool (the fourth's answer is its ticket matched:
 //!    the match is created before the answer).
+//!    With `--burst M` (after the rounds, still under load), `4 × M`
+//!    fresh bots queue from `--formers` tasks (16) at once, racing on the
+//!    pool, until every ticket is matched: matches formed per second, one
+//!    pool's ceiling.
 //! 3. **Report**: polls per second, `/healthz` latency (p50, p99, max),
 //!    each round's time from the first of the four to the fourth's
 //!    answer and the fourth request's own latency (p50, p99, max).
@@ -164,6 +169,66 @@ async fn rounds(c: &Client, base: &str, rounds: u64) -> (Vec<Duration>, Vec<Dura
     (whole, last)
 }
 
+/// Queues `4 × matches` fresh bots from `formers` tasks at once, racing
+/// on the pool, and waits until every ticket is matched; the matches
+/// formed per second, from the first queueing to the last ticket seen
+/// matched (players registered beforehand), and the queueing requests
+/// refused as busy (then retried).
+async fn burst(c: &Client, base: &str, matches: u64, formers: u64) -> (f64, u64) {
+    let mut keys = Vec::new();
+    for i in 0..matches * 4 {
+        keys.push(register(c, base, &format!("burst {i}"), "bot").await);
+    }
+    let start = Instant::now();
+    let tasks: Vec<_> = (0..formers.max(1) as usize)
+        .map(|f| {
+            let (c, base) = (c.clone(), base.to_string());
+            let mine: Vec<String> = keys
+                .iter()
+                .skip(f)
+                .step_by(formers.max(1) as usize)
+                .cloned()
+                .collect();
+            tokio::spawn(async move {
+                let mut tickets = Vec::new();
+                let body = json!({"variant": "pairs", "only_bots": true, "expires_in_s": 3600});
+                let mut retries = 0u64;
+                for key in mine {
+                    // A pool write that lost too many races is refused
+                    // as busy, to be retried: count those.
+                    let url = format!("{base}/v1/queue");
+                    let t = loop {
+                        let (s, v) = post(&c, &url, Some(&key), body.clone()).await;
+                        match s {
+                            201 => break v,
+                            503 if retries < 10_000 => retries += 1,
+                            _ => panic!("queue: {s} {v}"),
+                        }
+                    };
+                    tickets.push((key, t["ticket_id"].as_str().unwrap().to_string()));
+                }
+                for (key, id) in tickets {
+                    let url = format!("{base}/v1/queue/{id}?wait_ms=5000");
+                    loop {
+                        let r = c.get(&url).bearer_auth(&key).send().await.expect("poll");
+                        let t: Value = r.json().await.expect("a ticket");
+                        if t["status"] == "matched" {
+                            break;
+                        }
+                        assert_eq!(t["status"], "waiting", "{t}");
+                    }
+                }
+                retries
+            })
+        })
+        .collect();
+    let mut retries = 0;
+    for t in tasks {
+        retries += t.await.expect("a former");
+    }
+    (matches as f64 / start.elapsed().as_secs_f64(), retries)
+}
+
 async fn run(base: String, tickets: usize, clients: usize, seconds: u64, n_rounds: u64) {
     let c = Client::builder()
         .pool_max_idle_per_host(256)
@@ -205,6 +270,12 @@ async fn run(base: String, tickets: usize, clients: usize, seconds: u64, n_round
     };
     let start = Instant::now();
     let (whole, last) = rounds(&c, &base, n_rounds).await;
+    let burst_matches = num("--burst", 0);
+    let burst_rate = if burst_matches > 0 {
+        Some(burst(&c, &base, burst_matches, num("--formers", 16)).await)
+    } else {
+        None
+    };
     let left = Duration::from_secs(seconds).saturating_sub(start.elapsed());
     tokio::time::sleep(left).await;
     stop.store(true, Ordering::Relaxed);
@@ -221,6 +292,13 @@ async fn run(base: String, tickets: usize, clients: usize, seconds: u64, n_round
     quantiles("/healthz", lat);
     quantiles("match: first queued to fourth answered (matched)", whole);
     quantiles("match: the fourth POST /v1/queue", last);
+    if let Some((rate, retries)) = burst_rate {
+        println!(
+            "burst: {} matches from {} formers, {rate:.1} matches/s, {retries} busy retried",
+            num("--burst", 0),
+            num("--formers", 16)
+        );
+    }
 }
 
 fn main() {

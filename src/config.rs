@@ -63,12 +63,13 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "BIND", default_value = "127.0.0.1:8080")]
     pub bind: String,
-    /// Redis URL; without it (and without `--redis-cluster`) matches are
-    /// kept in memory.
+    /// Redis URL, for matches and the lobby; without it (and without
+    /// `--redis-cluster`) both are kept in memory.
     #[arg(long, env = "REDIS_URL", conflicts_with = "redis_cluster")]
     pub redis_url: Option<String>,
     /// Redis Cluster nodes, comma-separated `redis://host:port` URLs (any
-    /// of the cluster's nodes; the rest are discovered).
+    /// of the cluster's nodes; the rest are discovered): matches and the
+    /// whole lobby are kept there.
     #[arg(long, env = "REDIS_CLUSTER_NODES", value_delimiter = ',')]
     pub redis_cluster: Vec<String>,
     /// How long a match is kept after its last write, in seconds (Redis

@@ -148,19 +148,19 @@ async fn run(args: ServeArgs) -> std::io::Result<()> {
     tracing::info!(%addr, store = store.kind(), "serving; Swagger UI at http://{addr}/swagger-ui/");
     let svc =
         Service::new(store, limits(&args)).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let lobby_store: Arc<dyn LobbyStore> = if let Some(url) = &args.redis_url {
-        let lobby = RedisLobbyStore::connect(url)
-            .await
-            .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?;
-        Arc::new(lobby)
-    } else {
-        if !args.redis_cluster.is_empty() {
-            tracing::warn!(
-                "players, tables and the lobby are kept in this instance's memory: on a Redis \
-                 Cluster only matches are shared between instances"
-            );
-        }
-        Arc::new(MemoryLobbyStore::new())
+    // One selector for everything: the lobby lives where the matches do.
+    let lobby_store: Arc<dyn LobbyStore> = match &args.redis_url {
+        None if !args.redis_cluster.is_empty() => Arc::new(
+            RedisLobbyStore::connect_cluster(&args.redis_cluster)
+                .await
+                .map_err(|e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}")))?,
+        ),
+        Some(url) => Arc::new(
+            RedisLobbyStore::connect(url)
+                .await
+                .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?,
+        ),
+        None => Arc::new(MemoryLobbyStore::new()),
     };
     let lobby = Lobby::new(svc, lobby_store);
     let trusted_proxies = if args.trust_forwarded_for {

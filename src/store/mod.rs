@@ -29,6 +29,12 @@ use async_trait::async_trait;
 
 pub use self::due::{DueClaim, SHARDS as DUE_SHARDS, shard_of as due_shard_of};
 pub use self::memory::{MemoryLimits, MemoryStore};
+/// The Redis plumbing the lobby's store shares with the match store: the
+/// connection (standalone or cluster), opening it, and the wake-ups of
+/// long polls (pub/sub on one server, sharded pub/sub on a cluster).
+pub(crate) use self::redis::{
+    Conn as RedisConn, Sharded, cluster_connection, run_pushes, run_subscriber, single_connection,
+};
 pub use self::redis::{RedisStore, keys as redis_keys};
 
 /// A match as last written: its version and the service's serialized state.

@@ -62,8 +62,10 @@ use redis::Script;
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
-use self::conn::Conn;
-use self::sharded::Sharded;
+pub(crate) use self::conn::Conn;
+pub(crate) use self::connect::{cluster_connection, single_connection};
+pub(crate) use self::notify::run_subscriber;
+pub(crate) use self::sharded::{Sharded, run_pushes};
 use super::waiters::Waiters;
 use super::{Commit, CommitOutcome, DueClaim, MatchStore, Snapshot, StoreError, is_snapshot};
 
@@ -322,7 +324,7 @@ impl MatchStore for RedisStore {
         // a commit landing in between still wakes us.
         let mut waiter = self.waiters.register(id);
         let _hold = match &self.sharded {
-            Some(sharded) => Some(sharded.hold(id).await?),
+            Some(subs) => Some(subs.hold(sharded::channel(id)).await?),
             None => None,
         };
         let mut last = self.last_seq(id).await?;

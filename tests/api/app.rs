@@ -87,14 +87,19 @@ pub async fn lobby_for(backend: Backend) -> Lobby {
 
 /// The lobby's store on `backend`.
 pub async fn lobby_store_for(backend: Backend) -> Arc<dyn botifarra::lobby::store::LobbyStore> {
-    if backend == Backend::Redis {
-        Arc::new(
-            botifarra::lobby::store::RedisLobbyStore::connect(&crate::backends::redis::redis_url())
+    use botifarra::lobby::store::RedisLobbyStore;
+    match backend {
+        Backend::Redis => Arc::new(
+            RedisLobbyStore::connect(&crate::backends::redis::redis_url())
                 .await
                 .expect("connect the lobby to the test Redis"),
-        )
-    } else {
-        Arc::new(MemoryLobbyStore::new())
+        ),
+        Backend::Cluster => Arc::new(
+            RedisLobbyStore::connect_cluster(&crate::backends::cluster::cluster_urls())
+                .await
+                .expect("connect the lobby to the test Redis Cluster"),
+        ),
+        Backend::Memory => Arc::new(MemoryLobbyStore::new()),
     }
 }
 
@@ -109,7 +114,7 @@ pub async fn lobby_over(
 }
 
 /// Servers for a race: one on memory; two instances sharing the test
-/// Redis otherwise.
+/// Redis (or the test Redis Cluster) otherwise.
 pub async fn instances(backend: Backend) -> Vec<TestApp> {
     match backend {
         Backend::Memory => vec![spawn_lobby_app(backend).await],

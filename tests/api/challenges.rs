@@ -14,11 +14,11 @@ use botifarra::lobby::challenges::{
     ChallengeRecord, ChallengeRole, ChallengeSeat, ChallengeStatus,
 };
 use botifarra::lobby::records::{PlayerKind, SeatPlayer};
-use botifarra::lobby::store::{Doc, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
+use botifarra::lobby::store::{Doc, LobbyStore};
 use botifarra::service::{Limits, OnTimeout, Service};
 
 use crate::app::{Backend, Reply, TestApp, spawn_lobby_app, spawn_service, store_for, unlimited};
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::lobby_client::{PlayerKey, play_to_end, player_events, register};
 
 async fn challenge(app: &TestApp, key: &str, body: Value) -> Reply {
@@ -577,14 +577,7 @@ async fn racing_last_acceptances_start_the_match_once(backend: Backend) {
 async fn a_fully_accepted_challenge_not_started_is_started_once_by_its_next_answers(
     backend: Backend,
 ) {
-    let lobby: Arc<dyn LobbyStore> = match backend {
-        Backend::Memory => Arc::new(MemoryLobbyStore::new()),
-        _ => Arc::new(
-            RedisLobbyStore::connect(&crate::backends::redis::redis_url())
-                .await
-                .unwrap(),
-        ),
-    };
+    let lobby: Arc<dyn LobbyStore> = crate::app::lobby_store_for(backend).await;
     let svc = botifarra::lobby::Lobby::new(
         Service::new(store_for(backend, None).await, Limits::default()).unwrap(),
         Arc::clone(&lobby),
@@ -702,7 +695,7 @@ async fn a_player_has_at_most_fifty_pending_challenges(backend: Backend) {
     made(&challenge(&app, &p[0].key, body).await);
 }
 
-both_stores!(
+all_stores!(
     a_player_has_at_most_fifty_pending_challenges,
     a_fully_accepted_challenge_not_started_is_started_once_by_its_next_answers,
     a_pairs_challenge_is_accepted_by_all_three_and_played,

@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 
 use crate::app::{Backend, spawn_lobby_app};
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::lobby_client::{play_to_end, player_events, register, secrets_in};
 
 async fn a_player_registers_and_reads_its_profile(backend: Backend) {
@@ -241,7 +241,7 @@ async fn the_player_stream_is_served_as_server_sent_events(backend: Backend) {
     assert!(String::from_utf8_lossy(&chunk).starts_with("id: 2\n"));
 }
 
-both_stores!(
+all_stores!(
     a_player_registers_and_reads_its_profile,
     a_rotated_or_revoked_key_gets_401,
     a_players_key_plays_its_seat_and_its_stream_tells_it_when,

@@ -1,5 +1,6 @@
 //! The matchmaking queue: 200 bot players queueing at once (on memory, and
-//! through two instances sharing one Redis), house-bot filling, leaving,
+//! through two instances sharing one Redis or one Redis Cluster),
+//! house-bot filling, leaving,
 //! expiry, one waiting ticket per player, and bad input.
 
 use std::collections::{HashMap, HashSet};
@@ -253,6 +254,13 @@ async fn two_hundred_bot_players_queue_at_once_on_memory() {
 async fn two_hundred_bot_players_queue_at_once_through_two_instances_on_one_redis() {
     let a = spawn_lobby_app(Backend::Redis).await;
     let b = spawn_lobby_app(Backend::Redis).await;
+    two_hundred_players_queue_at_once(&[a, b]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_bot_players_queue_at_once_through_two_instances_on_a_cluster() {
+    let a = spawn_lobby_app(Backend::Cluster).await;
+    let b = spawn_lobby_app(Backend::Cluster).await;
     two_hundred_players_queue_at_once(&[a, b]).await;
 }
 

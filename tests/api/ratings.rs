@@ -13,7 +13,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::app::{Backend, TestApp, spawn_service, store_for, unlimited};
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::lobby_client::player_events;
 
 /// A match service and lobby over `backend` for both.
@@ -543,7 +543,7 @@ async fn a_match_forfeited_on_the_clock_from_the_start_is_aborted(backend: Backe
     }
 }
 
-both_stores!(
+all_stores!(
     a_match_forfeited_on_the_clock_from_the_start_is_aborted,
     a_rated_pairs_match_moves_ratings_as_glicko2_computes,
     a_rated_individual_match_rates_against_every_other_seat,

@@ -1,4 +1,6 @@
-//! Server instances sharing one Redis, and a Redis outage mid-match.
+//! Server instances sharing one Redis (or, through `--redis-cluster`, one
+//! Redis Cluster: matches and the lobby alike), and a Redis outage
+//! mid-match.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -7,7 +9,9 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::app::{Backend, TestApp, spawn_with_store, store_for};
+use crate::backends::cluster::cluster_urls;
 use crate::backends::redis::{RedisProcess, redis_url};
+use crate::lobby_client::{create_table_as, four_open, register};
 
 /// A `botifarra` server process on a free port, killed on drop.
 struct ServerProcess {
@@ -23,6 +27,12 @@ impl Drop for ServerProcess {
 }
 
 async fn start_process(redis: &str) -> ServerProcess {
+    start_process_on("REDIS_URL", redis).await
+}
+
+/// A server process whose store is chosen by the environment variable
+/// `var` (`REDIS_URL`, `REDIS_CLUSTER_NODES`) set to `value`.
+async fn start_process_on(var: &str, value: &str) -> ServerProcess {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -36,7 +46,7 @@ async fn start_process(redis: &str) -> ServerProcess {
             "--workers",
             "2",
         ])
-        .env("REDIS_URL", redis)
+        .env(var, value)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -153,6 +163,29 @@ async fn two_server_processes_share_one_match_through_redis() {
         seqs.windows(2).all(|w| w[1] == w[0] + 1),
         "events are numbered without gaps"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_server_processes_on_a_cluster_share_players_and_tables() {
+    let nodes = cluster_urls().join(",");
+    let a = start_process_on("REDIS_CLUSTER_NODES", &nodes).await;
+    let b = start_process_on("REDIS_CLUSTER_NODES", &nodes).await;
+    let p = register(&a.app, "fleet", "bot").await;
+    let me = b.app.get("/v1/players/me", Some(&p.key)).await;
+    assert_eq!(me.status, StatusCode::OK, "the key works on B: {}", me.text);
+    assert_eq!(me.json["id"], p.id.as_str());
+    let created = create_table_as(
+        &b.app,
+        Some(&p.key),
+        four_open(json!({"seats": [{"kind": "remote", "player": p.id}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}]})),
+    )
+    .await;
+    let id = created["table"]["table_id"].as_str().unwrap();
+    let table = a.app.get(&format!("/v1/tables/{id}"), None).await;
+    assert_eq!(table.status, StatusCode::OK, "{}", table.text);
+    assert_eq!(table.json["seats"][0]["player"]["id"], p.id.as_str());
+    let ready = a.app.get("/readyz", None).await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", ready.text);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

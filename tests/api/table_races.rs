@@ -1,5 +1,5 @@
-//! Races for seats, on both stores and on two server instances sharing one
-//! Redis: one open seat and 32 clients; 100 bot players and 25 tables,
+//! Races for seats, on memory and on two server instances sharing one
+//! Redis or one Redis Cluster: one open seat and 32 clients; 100 bot players and 25 tables,
 //! every match played to the end; a player's stream on one instance
 //! hearing of a start made through the other.
 
@@ -10,20 +10,19 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::app::{Backend, TestApp, spawn_lobby_app};
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::lobby_client::{
     PlayerKey, create_table, create_table_as, four_open, join, post_at_version, register,
 };
 
-/// One app on memory; two instances sharing the test Redis.
+/// One app on memory; two instances sharing the test Redis or Cluster.
 async fn instances(backend: Backend) -> Vec<TestApp> {
     match backend {
         Backend::Memory => vec![spawn_lobby_app(backend).await],
-        Backend::Redis => vec![
+        Backend::Redis | Backend::Cluster => vec![
             spawn_lobby_app(backend).await,
             spawn_lobby_app(backend).await,
         ],
-        Backend::Cluster => unreachable!("tables are kept on memory or one Redis"),
     }
 }
 
@@ -188,15 +187,24 @@ async fn a_hundred_bot_players_fill_twenty_five_tables_and_play_them_out(backend
     }
 }
 
-both_stores!(
+all_stores!(
     thirty_two_clients_race_for_one_open_seat,
     a_hundred_bot_players_fill_twenty_five_tables_and_play_them_out,
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stream_on_one_instance_hears_of_a_start_made_through_another() {
-    let a = spawn_lobby_app(Backend::Redis).await;
-    let b = spawn_lobby_app(Backend::Redis).await;
+    stream_on_one_instance_hears_a_start_made_through_another(Backend::Redis).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_cluster_a_stream_on_one_instance_hears_of_a_start_made_through_another() {
+    stream_on_one_instance_hears_a_start_made_through_another(Backend::Cluster).await;
+}
+
+async fn stream_on_one_instance_hears_a_start_made_through_another(backend: Backend) {
+    let a = spawn_lobby_app(backend).await;
+    let b = spawn_lobby_app(backend).await;
     let p = register(&a, "listener", "bot").await;
     let created = create_table_as(
         &a,

@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::app::{Backend, spawn_lobby_app, spawn_lobby_with, unlimited};
-use crate::backends::both_stores;
+use crate::backends::all_stores;
 use crate::lobby_client::{
     create_table, create_table_as, four_open, join, play_to_end, player_events, register,
     secrets_in,
@@ -484,7 +484,7 @@ async fn a_house_bots_player_at_a_remote_seat_is_refused_like_in_a_match(backend
     assert_eq!(lobby_ids(&app, "").await, before, "nothing was listed");
 }
 
-both_stores!(
+all_stores!(
     a_house_bots_player_at_a_remote_seat_is_refused_like_in_a_match,
     the_last_join_starts_the_match_with_every_seat_known,
     leaving_before_the_start_frees_the_seat,

@@ -1,4 +1,5 @@
-//! The `LobbyStore` contract, on the in-memory store and on Redis.
+//! The `LobbyStore` contract, on the in-memory store, on Redis and on a
+//! Redis Cluster.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -6,7 +7,7 @@ use std::time::Duration;
 use botifarra::lobby::store::{Doc, EVENTS_KEPT, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
 use botifarra::store::StoreError;
 
-use crate::backends::{Backend, OnBackend, both_stores, redis::redis_url};
+use crate::backends::{Backend, OnBackend, all_stores, cluster::cluster_urls, redis::redis_url};
 
 impl OnBackend for Arc<dyn LobbyStore> {
     async fn on(backend: Backend) -> Self {
@@ -17,7 +18,11 @@ impl OnBackend for Arc<dyn LobbyStore> {
                     .await
                     .expect("connect to the test Redis"),
             ),
-            Backend::Cluster => unreachable!("the lobby store runs on memory or one Redis"),
+            Backend::Cluster => Arc::new(
+                RedisLobbyStore::connect_cluster(&cluster_urls())
+                    .await
+                    .expect("connect to the test Redis Cluster"),
+            ),
         }
     }
 }
@@ -161,7 +166,7 @@ async fn a_push_wakes_a_waiter(store: Arc<dyn LobbyStore>) {
     );
 }
 
-both_stores!(
+all_stores!(
     documents_are_created_once_and_replaced_by_compare_and_set,
     concurrent_replaces_of_one_version_apply_once,
     documents_expire_after_their_ttl,
@@ -175,12 +180,81 @@ both_stores!(
 async fn a_push_through_one_redis_store_wakes_a_waiter_on_another() {
     let a = RedisLobbyStore::connect(&redis_url()).await.unwrap();
     let b = RedisLobbyStore::connect(&redis_url()).await.unwrap();
-    let p = fresh("p");
-    let waiter = {
-        let p = p.clone();
-        tokio::spawn(async move { a.wait_events(&p, 0, Duration::from_secs(20)).await })
-    };
+    push_through_one_wakes_a_waiter_on_the_other(a, b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_through_one_cluster_store_wakes_a_waiter_on_another() {
+    let a = RedisLobbyStore::connect_cluster(&cluster_urls())
+        .await
+        .unwrap();
+    let b = RedisLobbyStore::connect_cluster(&cluster_urls())
+        .await
+        .unwrap();
+    push_through_one_wakes_a_waiter_on_the_other(a, b).await;
+}
+
+/// Players' waits on `a` woken by pushes through `b`, for players spread
+/// over every slot range (on a cluster, over every master). `a` re-reads
+/// only once a minute and its waits end after 20 s without a last
+/// re-read: a wait that returns the new event was woken by a
+/// notification.
+async fn push_through_one_wakes_a_waiter_on_the_other(a: RedisLobbyStore, b: RedisLobbyStore) {
+    let a = Arc::new(a.with_recheck_interval(Duration::from_secs(60)));
+    let players: Vec<String> = (0..12).map(|_| fresh("p")).collect();
+    let waiters: Vec<_> = players
+        .iter()
+        .map(|p| {
+            let (a, p) = (Arc::clone(&a), p.clone());
+            tokio::spawn(async move { a.wait_events(&p, 0, Duration::from_secs(20)).await })
+        })
+        .collect();
     tokio::time::sleep(Duration::from_millis(200)).await;
-    b.push_event(&p, "hello").await.unwrap();
-    assert_eq!(waiter.await.unwrap().unwrap(), 1);
+    for p in &players {
+        b.push_event(p, "hello").await.unwrap();
+    }
+    for w in waiters {
+        assert_eq!(w.await.unwrap().unwrap(), 1);
+    }
+}
+
+/// On a cluster the lobby's documents and indexes spread over every master
+/// (each index its own hash tag), and every write stays in one slot (a
+/// script touching two would be refused by the cluster).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_cluster_lobby_records_and_indexes_spread_over_every_master() {
+    let store = RedisLobbyStore::connect_cluster(&cluster_urls())
+        .await
+        .unwrap();
+    let tag = fresh("spread");
+    for i in 0..30 {
+        let id = format!("{tag}-{i}");
+        assert!(store.insert(Doc::Player, &id, "{}", None).await.unwrap());
+        assert!(
+            store
+                .replace(Doc::Player, &id, 1, "{}", None)
+                .await
+                .unwrap()
+        );
+        store.index_add(&format!("{tag}:{i}"), "e").await.unwrap();
+        assert_eq!(store.push_event(&id, "e").await.unwrap(), 1);
+    }
+    for url in cluster_urls() {
+        let mut node = ::redis::Client::open(url.as_str())
+            .unwrap()
+            .get_multiplexed_async_connection()
+            .await
+            .unwrap();
+        for pattern in [
+            format!("bf:{{{tag}-*}}:player"),
+            format!("bf:{{ix:{tag}:*}}"),
+        ] {
+            let keys: Vec<String> = ::redis::cmd("KEYS")
+                .arg(&pattern)
+                .query_async(&mut node)
+                .await
+                .unwrap();
+            assert!(!keys.is_empty(), "no {pattern} on the master {url}");
+        }
+    }
 }

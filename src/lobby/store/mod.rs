@@ -9,7 +9,7 @@
 //!
 //! Two implementations share one contract (`tests/store/lobby.rs`):
 //! [`MemoryLobbyStore`] for a single process and [`RedisLobbyStore`] for
-//! several server instances sharing one Redis.
+//! several server instances sharing one Redis or one Redis Cluster.
 
 mod memory;
 mod redis;
@@ -85,8 +85,8 @@ impl Doc {
     }
 }
 
-/// Durable storage of the lobby, shared by every request (and, for Redis,
-/// by every server instance).
+/// Durable storage of the lobby, shared by every request (and, for Redis
+/// and Redis Cluster, by every server instance).
 #[async_trait]
 pub trait LobbyStore: Send + Sync + 'static {
     /// Stores a new document at version 1, unless `id` is taken (then

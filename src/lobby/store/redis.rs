@@ -1,52 +1,71 @@
 //! The Redis lobby store, for several server instances sharing players and
-//! tables.
+//! tables: on one Redis server ([`RedisLobbyStore::connect`]) or on a Redis
+//! Cluster ([`RedisLobbyStore::connect_cluster`]), with the same scripts.
 //!
 //! # Key layout
 //!
 //! Each document's keys carry its id as hash tag, so in Redis Cluster a
 //! table shares a slot with the match of the same id, and a player's
-//! record with its event stream and rating history:
+//! record with its event stream and rating history; every write below
+//! touches one document, or one index, or one player's stream, hence one
+//! slot:
 //!
 //! | key | type | content |
 //! | --- | --- | --- |
-//! | `bf:{<id>}:player`, `bf:{<id>}:ratings`, `bf:{<id>}:table`, `bf:{<code>}:invite`, `bf:{<id>}:challenge` | hash | `v`: the version, `s`: the state |
+//! | `bf:{<id>}:<doc>` (`player`, `ratings`, `table`, `invite`, `challenge`, `queue_pool`, `ticket`, `queued`, `pending`, `counter`, `party`) | hash | `v`: the version, `s`: the state |
 //! | `bf:{<player>}:pev` | list | `<seq> <event JSON>`, the latest [`EVENTS_KEPT`] |
 //! | `bf:{<player>}:pseq` | string | the number of the player's last event |
-//! | `bf:{lobby}:<index>` | sorted set | public tables, pending challenges, and each pool's leaderboard (`leaderboard:<pool>`); all at score 0, ordered as text |
+//! | `bf:{lobby}:<index>` (one server) or `bf:{ix:<index>}` (cluster) | sorted set | public tables, pending challenges, each pool's leaderboard (`leaderboard:<pool>`), each player's matches, starts under way; all at score 0, ordered as text |
+//!
+//! On one server every index shares the tag `{lobby}` (the layout that
+//! server has always had); on a cluster each index is its own tag, so the
+//! indexes (one per player for its matches, one per pool for its
+//! leaderboard) spread over the masters instead of piling on one slot.
 //!
 //! # Concurrency
 //!
 //! Every write is one Lua script, run atomically by Redis: the version
 //! check inside it is the compare-and-set, and an event's number is taken
 //! and its entry pushed in one step. Never `WATCH`/`MULTI`: the
-//! connection is multiplexed and shared.
+//! connection is multiplexed and shared. What spans documents (a start, a
+//! rating update) the lobby writes as idempotent steps (see
+//! `lobby/start.rs`, `lobby/recovery.rs`, `docs/architecture.md`).
 //!
 //! # Waking long polls
 //!
-//! Each push publishes `<player> <seq>` on `bf:pnotify`; a dedicated
-//! pub/sub connection wakes this process's waiters, which also re-read
-//! every [`RECHECK`] in case a message was lost.
+//! Each push announces `<player> <seq>`: on one server with `PUBLISH` on
+//! `bf:pnotify`, which a dedicated pub/sub connection hears; on a cluster
+//! with `SPUBLISH` on the player's own channel `bf:{<player>}:pn` (in the
+//! player's slot), to which a store subscribes while it has long polls on
+//! that player, as the match store does (`store/redis/sharded.rs`).
+//! Waiters also re-read every [`RECHECK`] (by default) in case a message
+//! was lost.
 
 use std::fmt::Display;
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures_util::StreamExt;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use redis::{Client, Script};
+use redis::Script;
+use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
 use super::{Doc, EVENTS_KEPT, LobbyStore, Snapshot, StoreError};
 use crate::store::waiters::Waiters;
+use crate::store::{
+    RedisConn, Sharded, cluster_connection, run_pushes, run_subscriber, single_connection,
+};
 
-/// The pub/sub channel on which pushes announce new player events.
+/// The pub/sub channel on which pushes announce new player events (one
+/// server).
 const CHANNEL: &str = "bf:pnotify";
-/// How often a waiter re-reads in case a notification was lost.
+/// How often a waiter re-reads in case a notification was lost (by
+/// default).
 const RECHECK: Duration = Duration::from_millis(500);
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
-const RESPONSE_TIMEOUT: Duration = Duration::from_millis(1500);
+/// How long the first subscription may take before waiters rely on
+/// re-reading alone.
+const SUBSCRIBE_WAIT: Duration = Duration::from_secs(2);
 
 /// Insert unless present. KEYS: doc. ARGV: state, ttl ms (0: none).
 const INSERT: &str = r"
@@ -70,12 +89,14 @@ end
 return 1";
 
 /// Appends a player event. KEYS: list, counter. ARGV: event, kept,
-/// channel, player. Returns the event's number.
+/// announcement (`PUBLISH <channel>` or `SPUBLISH <channel>`), player.
+/// Returns the event's number.
 const PUSH: &str = r"
 local seq = redis.call('INCR', KEYS[2])
 redis.call('RPUSH', KEYS[1], seq .. ' ' .. ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-redis.call('PUBLISH', ARGV[3], ARGV[4] .. ' ' .. seq)
+local cmd, channel = string.match(ARGV[3], '^(%S+) (.+)$')
+redis.call(cmd, channel, ARGV[4] .. ' ' .. seq)
 return seq";
 
 /// Events after a number. KEYS: list, counter. ARGV: after, limit.
@@ -104,8 +125,9 @@ fn stream_keys(player: &str) -> (String, String) {
     )
 }
 
-fn index_key(index: &str) -> String {
-    format!("bf:{{lobby}}:{index}")
+/// The sharded channel announcing `player`'s events (cluster).
+fn player_channel(player: &str) -> String {
+    format!("bf:{{{player}}}:pn")
 }
 
 fn ttl_ms(ttl: Option<Duration>) -> u64 {
@@ -114,9 +136,13 @@ fn ttl_ms(ttl: Option<Duration>) -> u64 {
     })
 }
 
-/// A [`LobbyStore`] on Redis.
+/// A [`LobbyStore`] on Redis or a Redis Cluster.
 pub struct RedisLobbyStore {
-    conn: ConnectionManager,
+    conn: RedisConn,
+    /// Sharded subscriptions, on a cluster.
+    sharded: Option<Arc<Sharded>>,
+    /// How often a waiter re-reads in case a notification was lost.
+    recheck: Duration,
     insert: Script,
     replace: Script,
     push: Script,
@@ -132,33 +158,91 @@ impl RedisLobbyStore {
     /// [`StoreError::Unavailable`] if the URL is invalid or Redis does not
     /// answer.
     pub async fn connect(url: &str) -> Result<RedisLobbyStore, StoreError> {
-        let client = Client::open(url).map_err(unavailable)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
-            .set_number_of_retries(1);
-        let conn = timeout(
-            CONNECT_TIMEOUT * 3,
-            ConnectionManager::new_with_config(client.clone(), config),
-        )
-        .await
-        .map_err(unavailable)?
-        .map_err(unavailable)?;
+        let (client, conn) = single_connection(url).await?;
         let waiters = Arc::new(Waiters::default());
-        let subscriber = tokio::spawn(subscribe(client, Arc::clone(&waiters))).abort_handle();
-        Ok(RedisLobbyStore {
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let subscriber = tokio::spawn(run_subscriber(
+            client,
+            CHANNEL,
+            Arc::clone(&waiters),
+            ready_tx,
+        ))
+        .abort_handle();
+        if timeout(SUBSCRIBE_WAIT, ready_rx).await.is_err() {
+            tracing::warn!("redis pub/sub not ready yet; player streams fall back to re-reading");
+        }
+        Ok(Self::over(
+            RedisConn::Single(conn),
+            None,
+            waiters,
+            subscriber,
+        ))
+    }
+
+    /// Connects to the Redis Cluster that `nodes` (`redis://host:port`
+    /// URLs, at least one) belong to.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if a URL is invalid or no node answers.
+    pub async fn connect_cluster(nodes: &[String]) -> Result<RedisLobbyStore, StoreError> {
+        let (conn, pushes) = cluster_connection(nodes).await?;
+        let waiters = Arc::new(Waiters::default());
+        let subscriber = tokio::spawn(run_pushes(pushes, Arc::clone(&waiters))).abort_handle();
+        let sharded = Some(Sharded::new(conn.clone()));
+        Ok(Self::over(
+            RedisConn::Cluster(conn),
+            sharded,
+            waiters,
+            subscriber,
+        ))
+    }
+
+    fn over(
+        conn: RedisConn,
+        sharded: Option<Arc<Sharded>>,
+        waiters: Arc<Waiters>,
+        subscriber: AbortHandle,
+    ) -> RedisLobbyStore {
+        RedisLobbyStore {
             conn,
+            sharded,
+            recheck: RECHECK,
             insert: Script::new(INSERT),
             replace: Script::new(REPLACE),
             push: Script::new(PUSH),
             read: Script::new(READ),
             waiters,
             subscriber,
-        })
+        }
     }
 
-    fn conn(&self) -> ConnectionManager {
+    /// Sets how often a long poll re-reads the last event number, the
+    /// safety net for notifications lost while a subscription was down
+    /// (default 500 ms).
+    #[must_use]
+    pub fn with_recheck_interval(mut self, every: Duration) -> Self {
+        self.recheck = every.max(Duration::from_millis(10));
+        self
+    }
+
+    fn conn(&self) -> RedisConn {
         self.conn.clone()
+    }
+
+    /// The sorted set of the index `index`: see the module's key layout.
+    fn index_key(&self, index: &str) -> String {
+        match self.conn {
+            RedisConn::Single(_) => format!("bf:{{lobby}}:{index}"),
+            RedisConn::Cluster(_) => format!("bf:{{ix:{index}}}"),
+        }
+    }
+
+    /// How a push announces `player`'s new event, as the script takes it.
+    fn announce(&self, player: &str) -> String {
+        match self.sharded {
+            Some(_) => format!("SPUBLISH {}", player_channel(player)),
+            None => format!("PUBLISH {CHANNEL}"),
+        }
     }
 
     async fn last(&self, player: &str) -> Result<u64, StoreError> {
@@ -175,29 +259,6 @@ impl RedisLobbyStore {
 impl Drop for RedisLobbyStore {
     fn drop(&mut self) {
         self.subscriber.abort();
-    }
-}
-
-/// Keeps a pub/sub connection on [`CHANNEL`], waking local waiters;
-/// reconnects after a pause when the connection is lost.
-async fn subscribe(client: Client, waiters: Arc<Waiters>) {
-    loop {
-        if let Ok(Ok(mut pubsub)) = timeout(CONNECT_TIMEOUT, client.get_async_pubsub()).await
-            && pubsub.subscribe(CHANNEL).await.is_ok()
-        {
-            let mut stream = pubsub.on_message();
-            while let Some(msg) = stream.next().await {
-                let payload = String::from_utf8_lossy(msg.get_payload_bytes()).into_owned();
-                if let Some((id, Ok(seq))) = payload
-                    .rsplit_once(' ')
-                    .map(|(id, seq)| (id, seq.parse::<u64>()))
-                {
-                    waiters.notify(id, seq);
-                }
-            }
-            tracing::warn!("redis pub/sub of player events lost; reconnecting");
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
     }
 }
 
@@ -260,7 +321,7 @@ impl LobbyStore for RedisLobbyStore {
 
     async fn index_add(&self, index: &str, entry: &str) -> Result<(), StoreError> {
         redis::cmd("ZADD")
-            .arg(index_key(index))
+            .arg(self.index_key(index))
             .arg(0)
             .arg(entry)
             .query_async::<()>(&mut self.conn())
@@ -270,7 +331,7 @@ impl LobbyStore for RedisLobbyStore {
 
     async fn index_remove(&self, index: &str, entry: &str) -> Result<(), StoreError> {
         redis::cmd("ZREM")
-            .arg(index_key(index))
+            .arg(self.index_key(index))
             .arg(entry)
             .query_async::<()>(&mut self.conn())
             .await
@@ -280,7 +341,7 @@ impl LobbyStore for RedisLobbyStore {
     async fn index_keep(&self, index: &str, keep: usize) -> Result<(), StoreError> {
         // Every entry has score 0: rank is text order.
         redis::cmd("ZREMRANGEBYRANK")
-            .arg(index_key(index))
+            .arg(self.index_key(index))
             .arg(keep)
             .arg(-1)
             .query_async::<()>(&mut self.conn())
@@ -296,7 +357,7 @@ impl LobbyStore for RedisLobbyStore {
     ) -> Result<Vec<String>, StoreError> {
         let min = after.map_or_else(|| "-".to_string(), |a| format!("({a}"));
         redis::cmd("ZRANGEBYLEX")
-            .arg(index_key(index))
+            .arg(self.index_key(index))
             .arg(min)
             .arg("+")
             .arg("LIMIT")
@@ -314,7 +375,7 @@ impl LobbyStore for RedisLobbyStore {
             .key(counter)
             .arg(event)
             .arg(EVENTS_KEPT)
-            .arg(CHANNEL)
+            .arg(self.announce(player))
             .arg(player)
             .invoke_async(&mut self.conn())
             .await
@@ -357,18 +418,28 @@ impl LobbyStore for RedisLobbyStore {
         wait: Duration,
     ) -> Result<u64, StoreError> {
         let deadline = Instant::now() + wait;
+        // Register (and, on a cluster, subscribe) before the first read, so
+        // a push landing in between still wakes us.
         let mut waiter = self.waiters.register(player);
+        let _hold = match &self.sharded {
+            Some(subs) => Some(subs.hold(player_channel(player)).await?),
+            None => None,
+        };
         let mut last = self.last(player).await?;
         while last <= after {
             let now = Instant::now();
             if now >= deadline {
                 break;
             }
-            let nap = RECHECK.min(deadline - now);
+            let nap = self.recheck.min(deadline - now);
             if let Ok(Ok(seq)) = timeout(nap, waiter.rx.wait_for(|&s| s > after)).await {
                 return Ok(*seq);
             }
-            last = self.last(player).await?;
+            // Re-read only before the deadline: what the wait returns at its
+            // end is what it heard or last read, as the match store's.
+            if Instant::now() < deadline {
+                last = self.last(player).await?;
+            }
         }
         Ok(last)
     }

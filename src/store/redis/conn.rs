@@ -8,7 +8,7 @@ use redis::{Cmd, Pipeline, RedisFuture, Value};
 
 /// A standalone server's auto-reconnecting connection, or a cluster's.
 #[derive(Clone)]
-pub(super) enum Conn {
+pub(crate) enum Conn {
     /// A standalone server.
     Single(ConnectionManager),
     /// A Redis Cluster.

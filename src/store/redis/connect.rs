@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::cluster::ClusterClientBuilder;
-use redis::{Client, ProtocolVersion, Script};
+use redis::cluster_async::ClusterConnection;
+use redis::{Client, ProtocolVersion, PushInfo, Script};
+use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::oneshot;
 use tokio::time::timeout;
 
@@ -22,7 +24,9 @@ use super::conn::Conn;
 use super::due;
 use super::notify::run_subscriber;
 use super::sharded::{self, Sharded};
-use super::{CONNECT_TIMEOUT, DEFAULT_RECHECK, RESPONSE_TIMEOUT, RedisStore, unavailable};
+use super::{
+    CONNECT_TIMEOUT, DEFAULT_RECHECK, NOTIFY_CHANNEL, RESPONSE_TIMEOUT, RedisStore, unavailable,
+};
 use crate::store::StoreError;
 use crate::store::waiters::Waiters;
 
@@ -38,25 +42,16 @@ impl RedisStore {
     /// [`StoreError::Unavailable`] if the URL is invalid or Redis does not
     /// answer.
     pub async fn connect(url: &str, ttl: Duration) -> Result<Self, StoreError> {
-        let client = Client::open(url).map_err(unavailable)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(RESPONSE_TIMEOUT))
-            .set_number_of_retries(1)
-            .set_min_delay(Duration::from_millis(100))
-            .set_max_delay(Duration::from_millis(500));
-        let conn = timeout(
-            CONNECT_TIMEOUT * 3,
-            ConnectionManager::new_with_config(client.clone(), config),
-        )
-        .await
-        .map_err(unavailable)?
-        .map_err(unavailable)?;
-
+        let (client, conn) = single_connection(url).await?;
         let waiters = Arc::new(Waiters::default());
         let (ready_tx, ready_rx) = oneshot::channel();
-        let subscriber =
-            tokio::spawn(run_subscriber(client, Arc::clone(&waiters), ready_tx)).abort_handle();
+        let subscriber = tokio::spawn(run_subscriber(
+            client,
+            NOTIFY_CHANNEL,
+            Arc::clone(&waiters),
+            ready_tx,
+        ))
+        .abort_handle();
         // Until the subscription is confirmed, waiters would only notice
         // events by re-reading; give it a moment so they start woken promptly.
         if timeout(CONNECT_TIMEOUT * 2, ready_rx).await.is_err() {
@@ -102,21 +97,7 @@ impl RedisStore {
     ///
     /// [`StoreError::Unavailable`] if a URL is invalid or no node answers.
     pub async fn connect_cluster(nodes: &[String], ttl: Duration) -> Result<Self, StoreError> {
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let client = ClusterClientBuilder::new(nodes.to_vec())
-            .use_protocol(ProtocolVersion::RESP3)
-            .push_sender(tx)
-            .connection_timeout(CONNECT_TIMEOUT)
-            .response_timeout(RESPONSE_TIMEOUT)
-            .retries(1)
-            .min_retry_wait(100)
-            .max_retry_wait(500)
-            .build()
-            .map_err(unavailable)?;
-        let conn = timeout(CONNECT_TIMEOUT * 3, client.get_async_connection())
-            .await
-            .map_err(unavailable)?
-            .map_err(unavailable)?;
+        let (conn, rx) = cluster_connection(nodes).await?;
         let waiters = Arc::new(Waiters::default());
         let subscriber = tokio::spawn(sharded::run_pushes(rx, Arc::clone(&waiters))).abort_handle();
         Ok(Self {
@@ -132,4 +113,59 @@ impl RedisStore {
             subscriber,
         })
     }
+}
+
+/// The standalone server at `url`: its client (for a pub/sub connection)
+/// and an auto-reconnecting connection bounded by the store's timeouts.
+///
+/// # Errors
+///
+/// [`StoreError::Unavailable`] if the URL is invalid or Redis does not
+/// answer.
+pub(crate) async fn single_connection(
+    url: &str,
+) -> Result<(Client, ConnectionManager), StoreError> {
+    let client = Client::open(url).map_err(unavailable)?;
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(CONNECT_TIMEOUT))
+        .set_response_timeout(Some(RESPONSE_TIMEOUT))
+        .set_number_of_retries(1)
+        .set_min_delay(Duration::from_millis(100))
+        .set_max_delay(Duration::from_millis(500));
+    let conn = timeout(
+        CONNECT_TIMEOUT * 3,
+        ConnectionManager::new_with_config(client.clone(), config),
+    )
+    .await
+    .map_err(unavailable)?
+    .map_err(unavailable)?;
+    Ok((client, conn))
+}
+
+/// A connection to the Redis Cluster that `nodes` belong to (RESP3, bounded
+/// by the store's timeouts), and the receiver of its pushes: the messages
+/// of the sharded channels it subscribes to.
+///
+/// # Errors
+///
+/// [`StoreError::Unavailable`] if a URL is invalid or no node answers.
+pub(crate) async fn cluster_connection(
+    nodes: &[String],
+) -> Result<(ClusterConnection, UnboundedReceiver<PushInfo>), StoreError> {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let client = ClusterClientBuilder::new(nodes.to_vec())
+        .use_protocol(ProtocolVersion::RESP3)
+        .push_sender(tx)
+        .connection_timeout(CONNECT_TIMEOUT)
+        .response_timeout(RESPONSE_TIMEOUT)
+        .retries(1)
+        .min_retry_wait(100)
+        .max_retry_wait(500)
+        .build()
+        .map_err(unavailable)?;
+    let conn = timeout(CONNECT_TIMEOUT * 3, client.get_async_connection())
+        .await
+        .map_err(unavailable)?
+        .map_err(unavailable)?;
+    Ok((conn, rx))
 }

@@ -1,5 +1,6 @@
-//! The pub/sub side of the Redis store: one dedicated connection per store
-//! that listens on the notify channel and wakes this process's long polls.
+//! The pub/sub side of the Redis stores (matches, and the lobby's): one
+//! dedicated connection per store that listens on its notify channel and
+//! wakes this process's long polls.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +11,7 @@ use redis::{Client, Msg};
 use tokio::sync::oneshot;
 use tokio::time::{Instant, timeout};
 
-use super::{CONNECT_TIMEOUT, NOTIFY_CHANNEL, RESPONSE_TIMEOUT, unavailable};
+use super::{CONNECT_TIMEOUT, RESPONSE_TIMEOUT, unavailable};
 use crate::store::StoreError;
 use crate::store::waiters::Waiters;
 
@@ -20,23 +21,24 @@ const MAX_BACKOFF: Duration = Duration::from_secs(2);
 /// How often the idle connection is pinged, to notice a dead peer.
 const KEEPALIVE: Duration = Duration::from_secs(15);
 
-/// Keeps a pub/sub connection subscribed to [`NOTIFY_CHANNEL`] and passes
-/// each announcement to the local waiters, reconnecting with backoff.
-pub(super) async fn run_subscriber(
+/// Keeps a pub/sub connection subscribed to `channel` and passes each
+/// announcement to the local waiters, reconnecting with backoff.
+pub(crate) async fn run_subscriber(
     client: Client,
+    channel: &'static str,
     waiters: Arc<Waiters>,
     ready: oneshot::Sender<()>,
 ) {
     let mut ready = Some(ready);
     let mut backoff = MIN_BACKOFF;
     loop {
-        match subscribe(&client).await {
+        match subscribe(&client, channel).await {
             Ok((mut sink, mut stream)) => {
                 backoff = MIN_BACKOFF;
                 if let Some(ready) = ready.take() {
                     let _ = ready.send(());
                 }
-                tracing::debug!(channel = NOTIFY_CHANNEL, "redis pub/sub subscribed");
+                tracing::debug!(channel, "redis pub/sub subscribed");
                 let mut keepalive = tokio::time::interval_at(Instant::now() + KEEPALIVE, KEEPALIVE);
                 loop {
                     tokio::select! {
@@ -63,13 +65,16 @@ pub(super) async fn run_subscriber(
     }
 }
 
-async fn subscribe(client: &Client) -> Result<(PubSubSink, PubSubStream), StoreError> {
+async fn subscribe(
+    client: &Client,
+    channel: &str,
+) -> Result<(PubSubSink, PubSubStream), StoreError> {
     let pubsub = timeout(CONNECT_TIMEOUT, client.get_async_pubsub())
         .await
         .map_err(unavailable)?
         .map_err(unavailable)?;
     let (mut sink, stream) = pubsub.split();
-    timeout(RESPONSE_TIMEOUT, sink.subscribe(NOTIFY_CHANNEL))
+    timeout(RESPONSE_TIMEOUT, sink.subscribe(channel))
         .await
         .map_err(unavailable)?
         .map_err(unavailable)?;

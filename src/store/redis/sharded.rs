@@ -7,6 +7,9 @@
 //! (`SSUBSCRIBE`) to a match's channel while it has long polls waiting on
 //! that match, on its cluster connection (RESP3, so messages arrive as
 //! pushes beside the replies), and unsubscribes when the last one is done.
+//! The lobby's Redis store wakes its players' event streams the same way,
+//! on channels of its own (in each player's slot): subscriptions are
+//! counted per channel, whatever it is named.
 //! redis-rs subscribes again after a reconnection; messages sent in between
 //! are lost, which the waiters' periodic re-read covers.
 
@@ -22,24 +25,24 @@ use crate::store::StoreError;
 use crate::store::waiters::Waiters;
 
 /// The sharded channel on which commits to match `id` are announced.
-pub(super) fn channel(id: &str) -> String {
+pub(crate) fn channel(id: &str) -> String {
     format!("bf:{{{id}}}:n")
 }
 
-/// The sharded subscriptions of one store, counted per match.
-pub(super) struct Sharded {
+/// The sharded subscriptions of one store, counted per channel.
+pub(crate) struct Sharded {
     conn: ClusterConnection,
     held: Mutex<HashMap<String, usize>>,
 }
 
-/// A long poll's interest in a match's channel; released when dropped.
-pub(super) struct Hold {
+/// A long poll's interest in a channel; released when dropped.
+pub(crate) struct Hold {
     sharded: Arc<Sharded>,
-    id: String,
+    channel: String,
 }
 
 impl Sharded {
-    pub(super) fn new(conn: ClusterConnection) -> Arc<Sharded> {
+    pub(crate) fn new(conn: ClusterConnection) -> Arc<Sharded> {
         Arc::new(Sharded {
             conn,
             held: Mutex::new(HashMap::new()),
@@ -50,25 +53,25 @@ impl Sharded {
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Subscribes to match `id`'s channel unless this store already is.
+    /// Subscribes to the sharded `channel` unless this store already is.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] when the subscription fails.
-    pub(super) async fn hold(self: &Arc<Self>, id: &str) -> Result<Hold, StoreError> {
+    pub(crate) async fn hold(self: &Arc<Self>, channel: String) -> Result<Hold, StoreError> {
         let first = {
             let mut held = self.lock();
-            let n = held.entry(id.to_owned()).or_insert(0);
+            let n = held.entry(channel.clone()).or_insert(0);
             *n += 1;
             *n == 1
         };
         // Built first, so that a failed subscription still releases.
         let hold = Hold {
             sharded: Arc::clone(self),
-            id: id.to_owned(),
+            channel,
         };
         if first {
             let mut conn = self.conn.clone();
-            tokio::time::timeout(RESPONSE_TIMEOUT, conn.ssubscribe(channel(id)))
+            tokio::time::timeout(RESPONSE_TIMEOUT, conn.ssubscribe(hold.channel.clone()))
                 .await
                 .map_err(unavailable)?
                 .map_err(unavailable)?;
@@ -81,13 +84,13 @@ impl Drop for Hold {
     fn drop(&mut self) {
         let last = {
             let mut held = self.sharded.lock();
-            match held.get_mut(&self.id) {
+            match held.get_mut(&self.channel) {
                 Some(n) if *n > 1 => {
                     *n -= 1;
                     false
                 }
                 Some(_) => {
-                    held.remove(&self.id);
+                    held.remove(&self.channel);
                     true
                 }
                 None => false,
@@ -95,7 +98,7 @@ impl Drop for Hold {
         };
         if last && let Ok(rt) = tokio::runtime::Handle::try_current() {
             let mut conn = self.sharded.conn.clone();
-            let channel = channel(&self.id);
+            let channel = self.channel.clone();
             rt.spawn(async move {
                 let _ = tokio::time::timeout(RESPONSE_TIMEOUT, conn.sunsubscribe(channel)).await;
             });
@@ -104,7 +107,7 @@ impl Drop for Hold {
 }
 
 /// Passes each sharded message (`<id> <last_seq>`) to the local waiters.
-pub(super) async fn run_pushes(mut rx: UnboundedReceiver<PushInfo>, waiters: Arc<Waiters>) {
+pub(crate) async fn run_pushes(mut rx: UnboundedReceiver<PushInfo>, waiters: Arc<Waiters>) {
     while let Some(push) = rx.recv().await {
         if push.kind != PushKind::SMessage {
             continue;
