@@ -1,5 +1,5 @@
 //! Ending a match early, as the service allows it (docs/api.md, "Ending a
-//! match early" and "Move clocks"): when an abort or a claim of victory is
+//! match early" and "Time and clocks"): when an abort or a claim of victory is
 //! allowed, when a silent seat abandons, and the missed moves that decide
 //! both.
 //!
