@@ -49,6 +49,7 @@ mod scheduler;
 mod semantics;
 mod server_caps;
 mod spec_bounds;
+mod spec_examples;
 mod stream_end;
 mod stream_state;
 mod table_races;

@@ -13,7 +13,7 @@ use crate::lobby_client::register;
 
 /// Where a bounded parameter goes.
 #[derive(Clone, Debug, PartialEq)]
-enum Place {
+pub(crate) enum Place {
     Query,
     /// A body field: its path from the body's top (`["rules", "target"]`).
     Body(Vec<String>),
@@ -21,13 +21,13 @@ enum Place {
 
 /// One bounded parameter of one operation, as the document says.
 #[derive(Clone, Debug)]
-struct Bound {
-    method: Method,
-    path: String,
-    name: String,
-    place: Place,
-    min: Option<i64>,
-    max: Option<i64>,
+pub(crate) struct Bound {
+    pub(crate) method: Method,
+    pub(crate) path: String,
+    pub(crate) name: String,
+    pub(crate) place: Place,
+    pub(crate) min: Option<i64>,
+    pub(crate) max: Option<i64>,
 }
 
 fn number(v: &Value) -> Option<i64> {
@@ -116,11 +116,11 @@ fn bounds(doc: &Value) -> Vec<Bound> {
 
 /// A request the server accepts: its path, credential, query and body,
 /// on objects made for it.
-struct Probe {
-    path: String,
-    token: Option<String>,
-    query: Vec<(String, String)>,
-    body: Value,
+pub(crate) struct Probe {
+    pub(crate) path: String,
+    pub(crate) token: Option<String>,
+    pub(crate) query: Vec<(String, String)>,
+    pub(crate) body: Value,
 }
 
 async fn match_for(app: &TestApp, body: Value) -> (String, String) {
@@ -134,7 +134,7 @@ async fn player(app: &TestApp) -> crate::lobby_client::PlayerKey {
 
 /// A fresh valid request of operation `b` (every parameter but the probed
 /// one as the server takes it).
-async fn probe_for(app: &TestApp, b: &Bound) -> Probe {
+pub(crate) async fn probe_for(app: &TestApp, b: &Bound) -> Probe {
     let mut p = Probe {
         path: b.path.clone(),
         token: None,
