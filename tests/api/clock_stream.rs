@@ -54,8 +54,20 @@ async fn expired_clock_with_forfeit_forfeits_the_hand(backend: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    tokio::time::sleep(Duration::from_millis(450)).await;
-    let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+    // The scheduler fires the clock with nobody acting; the test reads
+    // until the hand shows it (a read writes nothing).
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    let v = loop {
+        let v = app.get(&format!("/v1/matches/{id}"), None).await.json;
+        if !v["hands"][0].is_null() {
+            break v;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the clock never fired: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     let hand = &v["hands"][0];
     assert_eq!(hand["forfeit"], 0, "the dealer's team ran out of time: {v}");
     assert_eq!(hand["recorded"], json!([0, 36]));
