@@ -72,6 +72,17 @@ pub struct ServeArgs {
     /// whole lobby are kept there.
     #[arg(long, env = "REDIS_CLUSTER_NODES", value_delimiter = ',')]
     pub redis_cluster: Vec<String>,
+    /// On Redis: replicas every write of a match must reach (`WAIT`)
+    /// before it is acknowledged; a write they do not confirm within
+    /// `--redis-wait-timeout-ms` is answered `503` (retryable). 0 (the
+    /// default): no wait, and a master lost before its replicas copied a
+    /// write loses it.
+    #[arg(long, env = "REDIS_WAIT_REPLICAS", default_value_t = 0)]
+    pub redis_wait_replicas: u32,
+    /// How long a write waits for `--redis-wait-replicas`, in ms.
+    #[arg(long, env = "REDIS_WAIT_TIMEOUT_MS", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub redis_wait_timeout_ms: u64,
     /// How long a match is kept after its last write, in seconds (Redis
     /// and memory stores alike).
     #[arg(long, env = "MATCH_TTL_SECS", default_value_t = 7 * 24 * 3600)]

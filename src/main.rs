@@ -121,16 +121,19 @@ fn limits(args: &ServeArgs) -> Limits {
 
 async fn run(args: ServeArgs) -> std::io::Result<()> {
     let ttl = Duration::from_secs(args.match_ttl_secs);
+    let wait = Duration::from_millis(args.redis_wait_timeout_ms);
     let store: Arc<dyn MatchStore> = match &args.redis_url {
         None if !args.redis_cluster.is_empty() => Arc::new(
             RedisStore::connect_cluster(&args.redis_cluster, ttl)
                 .await
-                .map_err(|e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}")))?,
+                .map_err(|e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}")))?
+                .with_replica_wait(args.redis_wait_replicas, wait),
         ),
         Some(url) => Arc::new(
             RedisStore::connect(url, Duration::from_secs(args.match_ttl_secs))
                 .await
-                .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?,
+                .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?
+                .with_replica_wait(args.redis_wait_replicas, wait),
         ),
         None => Arc::new(MemoryStore::with_limits(MemoryLimits {
             ttl: Duration::from_secs(args.match_ttl_secs.max(1)),

@@ -96,6 +96,9 @@ pub struct RedisStore {
     load_script: Script,
     /// The name the schedule of due work is kept under.
     schedule: String,
+    /// Replicas each write must reach, and how long to wait for them
+    /// (see [`RedisStore::with_replica_wait`]).
+    replica_wait: Option<(u32, u64)>,
     waiters: Arc<Waiters>,
     subscriber: AbortHandle,
 }
@@ -135,6 +138,25 @@ impl RedisStore {
             None => format!("PUBLISH {NOTIFY_CHANNEL}"),
         }
     }
+
+    /// After a write of match `id` on `conn`: waits for the replicas
+    /// [`with_replica_wait`](Self::with_replica_wait) asks for, if any.
+    async fn confirm(&self, conn: &mut Conn, id: &str) -> Result<(), StoreError> {
+        let Some((replicas, timeout_ms)) = self.replica_wait else {
+            return Ok(());
+        };
+        let [state_key, ..] = keys(id);
+        let reached = conn
+            .wait_replicas(&state_key, replicas, timeout_ms)
+            .await
+            .map_err(unavailable)?;
+        if reached < u64::from(replicas) {
+            return Err(unavailable(format!(
+                "the write reached {reached} of {replicas} replicas within {timeout_ms} ms"
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Drop for RedisStore {
@@ -163,10 +185,11 @@ impl MatchStore for RedisStore {
         for event in events {
             call.arg(event);
         }
-        let created: i64 = call
-            .invoke_async(&mut self.conn())
-            .await
-            .map_err(unavailable)?;
+        let mut conn = self.conn();
+        let created: i64 = call.invoke_async(&mut conn).await.map_err(unavailable)?;
+        if created == 1 {
+            self.confirm(&mut conn, id).await?;
+        }
         Ok(created == 1)
     }
 
@@ -241,10 +264,12 @@ impl MatchStore for RedisStore {
         for event in c.events {
             call.arg(event);
         }
-        let (kind, value): (String, String) = call
-            .invoke_async(&mut self.conn())
-            .await
-            .map_err(unavailable)?;
+        let mut conn = self.conn();
+        let (kind, value): (String, String) =
+            call.invoke_async(&mut conn).await.map_err(unavailable)?;
+        if kind == "committed" {
+            self.confirm(&mut conn, id).await?;
+        }
         let number = || {
             value
                 .parse::<u64>()

@@ -166,6 +166,34 @@ impl RedisProcess {
         panic!("could not start a cluster node: {last_error}");
     }
 
+    /// Starts a replica of the server on `master_port`, on a free port
+    /// (no persistence; it copies the master's data when it connects).
+    ///
+    /// # Panics
+    ///
+    /// If `redis-server` is not on `PATH` or does not come up.
+    pub fn start_replica_of(master_port: u16) -> Self {
+        let mut last_error = String::new();
+        for _ in 0..5 {
+            let mut process = Self {
+                port: free_port(),
+                server: None,
+                watchdog: None,
+                persist_dir: None,
+                extra: vec![
+                    "--replicaof".into(),
+                    "127.0.0.1".into(),
+                    master_port.to_string(),
+                ],
+            };
+            match process.launch() {
+                Ok(()) => return process,
+                Err(e) => last_error = e,
+            }
+        }
+        panic!("could not start a replica: {last_error}");
+    }
+
     /// The port the server listens on (kept across restarts).
     pub fn port(&self) -> u16 {
         self.port

@@ -16,3 +16,4 @@ mod contract;
 mod layout;
 mod lobby;
 mod outage;
+mod replicas;

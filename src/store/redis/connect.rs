@@ -67,6 +67,7 @@ impl RedisStore {
             commit_script: Script::new(include_str!("../commit.lua")),
             load_script: Script::new(include_str!("../load.lua")),
             schedule: due::DEFAULT_NAME.to_string(),
+            replica_wait: None,
             waiters,
             subscriber,
         })
@@ -78,6 +79,22 @@ impl RedisStore {
     #[must_use]
     pub fn with_recheck_interval(mut self, every: Duration) -> Self {
         self.recheck = every.max(Duration::from_millis(10));
+        self
+    }
+
+    /// Makes every write of a match (creation and commit) wait until
+    /// `replicas` replicas of its master have it (`WAIT`), at most
+    /// `timeout`: a write they do not all confirm in time is answered
+    /// `Unavailable` (a retryable error; the write may still have been
+    /// made, which a retry with the same idempotency key finds). With 0
+    /// (the default) nothing waits, and a master lost before its replica
+    /// copied a write loses that write.
+    #[must_use]
+    pub fn with_replica_wait(mut self, replicas: u32, timeout: Duration) -> Self {
+        let ms = u64::try_from(timeout.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        self.replica_wait = (replicas > 0).then_some((replicas, ms));
         self
     }
 
@@ -109,6 +126,7 @@ impl RedisStore {
             commit_script: Script::new(include_str!("../commit.lua")),
             load_script: Script::new(include_str!("../load.lua")),
             schedule: due::DEFAULT_NAME.to_string(),
+            replica_wait: None,
             waiters,
             subscriber,
         })
