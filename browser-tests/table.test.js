@@ -143,6 +143,33 @@ test('each language renders, the default taken from the browser', async () => {
   await page.context().close();
 });
 
+test('three house bots of one name are told apart, and an ended match shows no empty trick', async () => {
+  const bot = { kind: 'bot', bot: 'random', name: 'house bot random' };
+  const r = await fetch(`${BASE}/v1/matches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules: { max_hands: 1 }, auto_deal: true, seats: [{ kind: 'remote', name: 'Anna' }, bot, bot, bot] }),
+  });
+  const text = await r.text();
+  assert.equal(r.status, 201, text);
+  const created = JSON.parse(text);
+  const page = await openPage(browser, { viewport: DESKTOP });
+  await page.goto(`${BASE}/#match=${encodeURIComponent(created.match_id)}&token=${encodeURIComponent(created.tokens[0].token)}`);
+  await page.waitForSelector('.table-page');
+  const names = await page.locator('.seat strong').allTextContents();
+  assert.equal(new Set(names).size, 4, `every seat's name differs: ${names}`);
+  assert.ok(names.includes('house bot random (across)'), `the partner says where it sits: ${names}`);
+  let s = await waitForMove(page);
+  for (let moves = 0; s.phase !== 'match_over'; moves += 1) {
+    assert.ok(moves < 100, 'the match ends');
+    s = await clickMove(page);
+  }
+  await page.locator('.over').waitFor();
+  assert.equal(await page.locator('.trick .empty').count(), 0, 'no "no card played yet" at the end');
+  assertNoProblems(page);
+  await page.context().close();
+});
+
 test('a match resigned through the API says so at its end, in each language', async () => {
   const words = { en: /Anna \(you\) resigned the match/, ca: /Anna \(tu\) ha abandonat la partida/, es: /Anna \(tú\) ha abandonado la partida/ };
   for (const [lang, said] of Object.entries(words)) {

@@ -6,11 +6,19 @@ import { t } from './i18n.js';
 import { el } from './dom.js';
 import { cardName, face, parse, sortHand, whyNot } from './cards.js';
 
-/** A seat's display name ("Seat 2", its given name, "… (you)"). */
+/**
+ * A seat's display name ("Seat 2", its given name, "… (you)"); a name
+ * another seat shares (three house bots of one kind, say) says where the
+ * seat is ("… (across)"), or its number for a spectator.
+ */
 export function seatName(view, seat) {
   const info = view.seats[seat] || {};
   const base = info.name || t('seat', seat);
-  return view.you === seat ? `${base} (${t('you')})` : base;
+  if (view.you === seat) return `${base} (${t('you')})`;
+  const shared = info.name && view.seats.some((o) => o.seat !== seat && o.name === info.name);
+  if (!shared) return base;
+  const me = view.you !== null && view.you !== undefined;
+  return `${base} (${me ? t('where')[position(view, seat)] : t('seat', seat)})`;
 }
 
 /** A side's name: "Us"/"Them" in the pairs game, else its seat's name. */
@@ -45,7 +53,7 @@ function trickView(view, trick, { title, cls }) {
       cardFace(pc.card),
       el('span', { class: 'who' }, seatName(view, pc.seat)),
       el('span', { class: 'sr' }, t('played', seatName(view, pc.seat), cardName(pc.card))))));
-  if (!cards.length) list.append(el('li', { class: 'empty' }, t('emptyTrick')));
+  if (!cards.length && view.phase !== 'match_over') list.append(el('li', { class: 'empty' }, t('emptyTrick')));
   return list;
 }
 
