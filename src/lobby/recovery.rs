@@ -19,11 +19,10 @@
 
 use crate::lobby::Lobby;
 use crate::lobby::store::Doc;
-use crate::lobby::update::load;
 use crate::service::{Error, clock_now_ms};
 
-use super::challenges::{ChallengeRecord, ChallengeStatus};
-use super::tables::{TableRecord, TableStatus};
+use super::challenges::ChallengeStatus;
+use super::tables::TableStatus;
 
 /// The index of notes of starts that may be left half-done.
 pub(in crate::lobby) const STARTING_INDEX: &str = "starting";
@@ -108,12 +107,11 @@ impl Lobby {
 
     /// Starts table `id`'s match when it was left `starting`.
     async fn finish_table_start(&self, id: &str) -> Result<Noted, Error> {
-        let table: TableRecord =
-            match load(self.store(), Doc::Table, id, || Error::TableNotFound).await {
-                Ok((_, t)) => t,
-                Err(Error::TableNotFound) => return Ok(Noted::Settled),
-                Err(e) => return Err(e),
-            };
+        let table = match self.load_table(id).await {
+            Ok((_, t)) => t,
+            Err(Error::TableNotFound) => return Ok(Noted::Settled),
+            Err(e) => return Err(e),
+        };
         match table.status {
             TableStatus::Starting => {
                 tracing::info!(table_id = %id, "starting a table's match left half-done");
@@ -127,12 +125,8 @@ impl Lobby {
 
     /// Starts challenge `id`'s match when it was left `starting`.
     async fn finish_challenge_start(&self, id: &str) -> Result<Noted, Error> {
-        let rec: ChallengeRecord = match load(self.store(), Doc::Challenge, id, || {
-            Error::ChallengeNotFound
-        })
-        .await
-        {
-            Ok((_, c)) => c,
+        let rec = match self.peek_challenge(id).await {
+            Ok(c) => c,
             Err(Error::ChallengeNotFound) => return Ok(Noted::Settled),
             Err(e) => return Err(e),
         };
@@ -164,8 +158,7 @@ impl Lobby {
             .flatten();
         for entry in entries {
             let id = entry.rsplit(':').next().unwrap_or_default();
-            let loaded = load::<TableRecord>(store, Doc::Table, id, || Error::TableNotFound).await;
-            let indexes = match loaded {
+            let indexes = match self.load_table(id).await {
                 Ok((_, t)) if t.status_at(now) == TableStatus::Open => continue,
                 Ok((_, t)) => super::tables::indexes(&t).to_vec(),
                 Err(Error::TableNotFound) => super::tables::every_index(),

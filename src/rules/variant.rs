@@ -19,6 +19,9 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant, in declaration order.
+    pub const ALL: [Variant; 3] = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
+
     /// The seats and sides of this variant.
     #[inline]
     pub fn table(self) -> Table {

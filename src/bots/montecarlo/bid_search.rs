@@ -139,10 +139,7 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         let mut events = Vec::new();
         let mut rebuilt = 0;
-        for (i, variant) in [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, variant) in Variant::ALL.into_iter().enumerate() {
             for n in 0..40u8 {
                 let rules = Rules {
                     variant,

@@ -83,7 +83,10 @@ impl Lobby {
     /// # Errors
     /// `ChallengeNotFound`; `InvalidRequest` for a malformed id;
     /// `StoreUnavailable`.
-    pub(super) async fn peek_challenge(&self, id: &str) -> Result<ChallengeRecord, Error> {
+    pub(in crate::lobby) async fn peek_challenge(
+        &self,
+        id: &str,
+    ) -> Result<ChallengeRecord, Error> {
         check_id(id)?;
         let (_, rec) = load(self.store(), Doc::Challenge, id, || {
             Error::ChallengeNotFound

@@ -242,7 +242,7 @@ pub(super) fn pool_id(variant: Variant, rated: bool) -> String {
 
 /// Every pool: each queueable variant, rated and casual.
 pub(super) fn pools() -> Vec<(Variant, bool)> {
-    [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3]
+    Variant::ALL
         .into_iter()
         .flat_map(|v| [(v, true), (v, false)])
         .collect()

@@ -206,7 +206,7 @@ pub(in crate::lobby) fn indexes(t: &TableRecord) -> [String; 2] {
 }
 
 /// The listing index of one variant's tables.
-fn variant_index(variant: Variant) -> String {
+pub(super) fn variant_index(variant: Variant) -> String {
     let name = serde_json::to_value(variant)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -216,9 +216,8 @@ fn variant_index(variant: Variant) -> String {
 
 /// Every listing index: a table's entry is in two of them.
 pub(in crate::lobby) fn every_index() -> Vec<String> {
-    let variants = [Variant::Pairs, Variant::Abarrotada, Variant::Abarrotada3];
     std::iter::once("all".to_string())
-        .chain(variants.into_iter().map(variant_index))
+        .chain(Variant::ALL.into_iter().map(variant_index))
         .collect()
 }
 
@@ -347,7 +346,7 @@ impl Lobby {
     ///
     /// # Errors
     /// `TableNotFound`; `StoreUnavailable`.
-    pub(super) async fn load_table(&self, id: &str) -> Result<(u64, TableRecord), Error> {
+    pub(in crate::lobby) async fn load_table(&self, id: &str) -> Result<(u64, TableRecord), Error> {
         check_table_id(id)?;
         load(self.store(), Doc::Table, id, || Error::TableNotFound).await
     }

@@ -1,6 +1,6 @@
 //! The lobby (public tables with open seats, paginated) and invite codes.
 
-use super::create::TableView;
+use super::create::{TableView, variant_index};
 use crate::lobby::Lobby;
 use crate::lobby::records::{self, TableStatus};
 use crate::lobby::store::Doc;
@@ -99,13 +99,7 @@ impl Lobby {
                 "after must be a cursor from a previous page".into(),
             ));
         }
-        let index = match variant {
-            None => "all".to_string(),
-            Some(v) => format!(
-                "v:{}",
-                serde_json::to_value(v)?.as_str().unwrap_or_default()
-            ),
-        };
+        let index = variant.map_or_else(|| "all".to_string(), variant_index);
         let store = self.store();
         let now = clock_now_ms();
         let mut tables = Vec::new();
