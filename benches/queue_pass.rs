@@ -64,12 +64,13 @@ fn pool(n: usize, spaced: bool) -> PoolRecord {
     PoolRecord {
         waiting,
         formed: Vec::new(),
+        ..PoolRecord::default()
     }
 }
 
 fn one_pass(p: &mut PoolRecord) -> (usize, usize) {
     let mut n = 0u64;
-    let pass = run_pass(p, Variant::Pairs, NOW, || {
+    let pass = run_pass(p, Variant::Pairs, NOW, &[], || {
         n += 1;
         Ok(format!("{n:024x}"))
     })

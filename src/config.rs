@@ -185,8 +185,8 @@ pub struct ServeArgs {
     #[arg(long, env = "CLAIM_AFTER_MISSED", default_value_t = 2,
           value_parser = clap::value_parser!(u8).range(1..))]
     pub claim_after_missed: u8,
-    /// Most tickets waiting in one queue pool; past it `POST /v1/queue`
-    /// (and accepting a party) gets `507 queue_full`.
+    /// Most tickets waiting in one rating band of a queue pool; past it
+    /// `POST /v1/queue` (and accepting a party) gets `507 queue_full`.
     #[arg(long, env = "QUEUE_MAX_TICKETS", default_value_t = 100_000)]
     pub queue_max_tickets: usize,
     /// Play no due work here and run no lobby housekeeping: this instance

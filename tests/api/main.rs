@@ -41,6 +41,7 @@ mod player_matches_repair;
 mod players;
 mod queue;
 mod queue_fair;
+mod queue_shards;
 mod rated_clock;
 mod ratings;
 mod redis_fleet;

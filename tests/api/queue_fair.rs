@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use botifarra::lobby::queue::{Enqueue, TicketStatus};
+use botifarra::lobby::queue::{Enqueue, Shard, TicketStatus};
 use botifarra::lobby::records::PlayerKind;
 use botifarra::lobby::store::{Doc, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
 use botifarra::lobby::{Lobby, NewPlayer};
@@ -472,7 +472,10 @@ async fn tickets_that_cannot_match_anyone_cost_a_pass_nothing(backend: Backend) 
     // Nothing but an expiry, ten minutes away, makes the pool due.
     let due = lobby
         .store()
-        .get(Doc::QueuePool, "pairs-rated.due")
+        .get(
+            Doc::QueuePool,
+            &format!("{}.due", Shard::of(Variant::Pairs, true, 1500.0).id()),
+        )
         .await
         .unwrap()
         .unwrap();

@@ -12,11 +12,15 @@ use botifarra::lobby::store::{Doc, LobbyStore, Snapshot, StoreError};
 /// `refuse_index` and `refuse_replace` deciding which `index_add`s and
 /// `replace`s fail as if the backend were down; `writes` counts every
 /// write asked (refused or not).
+/// Says whether to refuse a replace of a `Doc` with the given state.
+pub type StateFilter = Box<dyn Fn(Doc, &str) -> bool + Send + Sync>;
+
 pub struct TappedStore {
     pub inner: Arc<dyn LobbyStore>,
     pub on_insert: Box<dyn Fn(Doc) + Send + Sync>,
     pub refuse_index: Box<dyn Fn(&str) -> bool + Send + Sync>,
     pub refuse_replace: Box<dyn Fn(Doc) -> bool + Send + Sync>,
+    pub refuse_state: StateFilter,
     pub writes: Arc<AtomicU64>,
 }
 
@@ -28,6 +32,7 @@ impl TappedStore {
             on_insert: Box::new(|_| ()),
             refuse_index: Box::new(|_| false),
             refuse_replace: Box::new(|_| false),
+            refuse_state: Box::new(|_, _| false),
             writes: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -62,7 +67,7 @@ impl LobbyStore for TappedStore {
         ttl: Option<Duration>,
     ) -> Result<bool, StoreError> {
         self.wrote();
-        if (self.refuse_replace)(doc) {
+        if (self.refuse_replace)(doc) || (self.refuse_state)(doc, state) {
             return Err(StoreError::Unavailable("refused by the test".into()));
         }
         self.inner.replace(doc, id, expected, state, ttl).await

@@ -124,9 +124,9 @@ pub struct Ticket {
     /// The rating it is paired by (a pair's mean).
     #[schema(example = 1500.0)]
     pub rating: f64,
-    /// Place among the pool's waiting tickets, oldest first: in the
-    /// answer to queueing only (`null` when read later: reads never load
-    /// the pool).
+    /// Place among the waiting tickets of its pool's rating band (200
+    /// points wide), oldest first: in the answer to queueing only (`null`
+    /// when read later: reads never load the pool).
     pub position: Option<usize>,
     /// Milliseconds waited.
     pub waited_ms: u64,

@@ -19,12 +19,17 @@
 //! [`run_pass`]: super::pass::run_pass
 //! [`start_formed`]: Lobby::start_formed
 
-use super::pass::run_pass;
-use super::record::{DueRecord, Formed, PoolRecord, TicketStatus, due_id, pool_id, pools};
+use std::collections::BTreeSet;
+
+use super::pass::{Pass, earliest, run_pass};
+use super::record::{
+    BANDS, DueRecord, Entry, Formed, PoolRecord, Shard, TicketStatus, due_id, shards,
+};
+use super::shards::edge_due;
 use crate::lobby::Lobby;
 use crate::lobby::records::{self, PlayerEvent};
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, upsert};
+use crate::lobby::update::{Step, Updated, upsert};
 use crate::rating;
 use crate::rules::Variant;
 use crate::service::{Error, NewMatch, NewSeat, SeatKind, clock_now_ms, random_bytes};
@@ -41,44 +46,57 @@ pub struct PassReport {
 }
 
 impl Lobby {
-    /// A matching pass over one pool: forms what it can, then finishes
-    /// every formed match the pool holds.
+    /// A matching pass over every shard of one pool: forms what it can,
+    /// then finishes every formed match the pool holds.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
     pub async fn pass(&self, variant: Variant, rated: bool) -> Result<PassReport, Error> {
-        Ok(self.pool_write(variant, rated, |_| Ok(false)).await?.1)
+        let mut total = PassReport::default();
+        for band in 0..BANDS {
+            let shard = Shard {
+                variant,
+                rated,
+                band,
+            };
+            let r = self.pool_write(shard, |_| Ok(false)).await?.1;
+            total.examined += r.examined;
+            total.formed += r.formed;
+            total.waiting += r.waiting;
+        }
+        Ok(total)
     }
 
-    /// A pass over every pool that is due (what each instance's lobby
+    /// A pass over every shard that is due (what each instance's lobby
     /// housekeeping runs once a second): one whose last pass named a time
-    /// now past (a fill time, an expiry, a widening window, or a formed
-    /// match to finish). A pool whose tickets can only be matched by a
-    /// newcomer costs the read of its small due document, nothing more.
+    /// now past (a fill time, an expiry, a widening window, a window
+    /// reaching the band's edge, or a formed match to finish). A shard
+    /// whose tickets can only be matched by a newcomer costs the read of
+    /// its small due document, nothing more.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
     pub async fn pass_all(&self) -> Result<(), Error> {
         let now = clock_now_ms();
-        for (variant, rated) in pools() {
+        for shard in shards() {
             let due = match self
                 .store()
-                .get(Doc::QueuePool, &due_id(&pool_id(variant, rated)))
+                .get(Doc::QueuePool, &due_id(&shard.id()))
                 .await?
             {
                 Some(snap) => records::decode::<DueRecord>(&snap.state)?.due_ms,
-                None => Some(0),
+                None => None,
             };
             if due.is_some_and(|t| t <= now) {
-                self.pass(variant, rated).await?;
+                self.pool_write(shard, |_| Ok(false)).await?;
             }
         }
         Ok(())
     }
 
-    /// Records when pool `pid` is due, as found by the pass over its
+    /// Records when shard `pid` is due, as found by the pass over its
     /// version `version`, unless a pass over a later version was recorded
-    /// first. A failure is logged: the pool is passed again on its next
+    /// first. A failure is logged: the shard is passed again on its next
     /// change.
     async fn record_due(&self, pid: &str, version: u64, due_ms: Option<u64>) {
         let recorded = upsert(
@@ -100,11 +118,14 @@ impl Lobby {
         }
     }
 
-    /// Changes a pool with `change` (which says whether it changed
+    /// Changes a shard with `change` (which says whether it changed
     /// anything) and runs a matching pass, in one write (none if neither
-    /// changed anything); then records when the pool is next due, expires
-    /// the tickets the pass let go and finishes every formed match the
-    /// pool holds. Answers the pool as written and what the pass did.
+    /// changed anything); when its tickets' windows reach past its band,
+    /// a second pass with the neighbours' tickets in reach (see
+    /// `shards.rs`). Then records when the shard is next due, expires the
+    /// tickets the passes let go, borrows what groups across bands need
+    /// and finishes every formed match the shard holds. Answers the shard
+    /// as written and what the passes did.
     ///
     /// # Errors
     /// What `change` returns (nothing is written then); `Busy` after lost
@@ -112,59 +133,125 @@ impl Lobby {
     /// finishing a formed match returns.
     pub(super) async fn pool_write(
         &self,
-        variant: Variant,
-        rated: bool,
-        mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+        shard: Shard,
+        change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
     ) -> Result<(PoolRecord, PassReport), Error> {
-        let pid = pool_id(variant, rated);
-        let written = upsert(
-            self.store(),
-            Doc::QueuePool,
-            &pid,
-            |_| None,
-            |pool| {
-                let changed = change(pool)?;
-                let pass = run_pass(pool, variant, clock_now_ms(), || {
-                    Ok(hex::encode(random_bytes::<12>()?))
-                })?;
-                Ok(
-                    if changed || !pass.formed.is_empty() || !pass.expired.is_empty() {
-                        Step::Write(pass)
-                    } else {
-                        Step::Keep(pass)
-                    },
-                )
-            },
-        )
-        .await?;
-        let (pool, pass) = (written.record, written.answer);
-        let report = PassReport {
-            examined: pass.examined,
-            formed: pass.formed.len(),
-            waiting: pool.waiting.len(),
-        };
-        // A formed match to finish makes the pool due at once, in case
-        // this instance stops before it is finished.
-        let due = if pool.formed.is_empty() {
-            pass.due_ms
-        } else {
-            Some(clock_now_ms())
-        };
-        self.record_due(&pid, written.version, due).await;
-        for f in &pass.formed {
-            tracing::info!(match_id = %f.match_id, pool = %pid, "queue formed a match");
+        let (pool, report, older) = self.shard_write(shard, change).await?;
+        // A newcomer may complete a group anchored by an older ticket of
+        // a neighbouring band: that band's pass forms it.
+        for band in older {
+            self.shard_write(shard.at(band), |_| Ok(false)).await?;
         }
-        for e in &pass.expired {
+        Ok((pool, report))
+    }
+
+    /// [`pool_write`](Self::pool_write) on one shard; answers besides the
+    /// neighbouring bands to pass now, if `change` added a ticket.
+    async fn shard_write(
+        &self,
+        shard: Shard,
+        change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+    ) -> Result<(PoolRecord, PassReport, BTreeSet<u32>), Error> {
+        let (mut written, joined) = self.write_pass(shard, change, &[]).await?;
+        let mut expired = std::mem::take(&mut written.answer.expired);
+        let mut report = PassReport {
+            examined: written.answer.examined,
+            formed: written.answer.formed.len(),
+            waiting: 0,
+        };
+        let now = clock_now_ms();
+        let (foreign, older) = self.foreign_in_reach(shard, &written.record, now).await?;
+        if !foreign.is_empty() {
+            let again = self.write_pass(shard, |_| Ok(false), &foreign).await?.0;
+            written = again;
+            expired.append(&mut written.answer.expired);
+            report.examined += written.answer.examined;
+            report.formed += written.answer.formed.len() + written.answer.imports.len();
+        }
+        let (pool, pass) = (written.record, written.answer);
+        report.waiting = pool.waiting.len();
+        // A formed match to finish makes the shard due at once, in case
+        // this instance stops before it is finished.
+        let due = if pool.formed.is_empty() && pool.importing.is_empty() {
+            earliest(pass.due_ms, edge_due(shard, &pool, now))
+        } else {
+            Some(now)
+        };
+        self.record_due(&shard.id(), written.version, due).await;
+        // The write is made: what follows is finished by the next pass
+        // (the shard is due at once) if it fails here.
+        if let Err(e) = self.after_write(shard, &pool, &expired).await {
+            tracing::warn!(pool = %shard.id(), error = %e, "queue pass left work for the next pass");
+        }
+        Ok((pool, report, if joined { older } else { BTreeSet::new() }))
+    }
+
+    /// What follows a write to `shard` (as written: `pool`): the
+    /// `expired` tickets settled, the groups across bands carried
+    /// through, every formed match finished.
+    ///
+    /// # Errors
+    /// `StoreUnavailable`; `Busy` after lost races; what finishing a
+    /// formed match returns.
+    async fn after_write(
+        &self,
+        shard: Shard,
+        pool: &PoolRecord,
+        expired: &[Entry],
+    ) -> Result<(), Error> {
+        for e in expired {
             self.finish_ticket(&e.ticket, TicketStatus::Expired, None)
                 .await?;
             for p in &e.players {
                 self.release(p, &e.ticket).await;
             }
         }
-        for f in &pool.formed {
-            self.finish_formed(variant, rated, f).await?;
+        let mut formed = pool.formed.clone();
+        formed.extend(self.settle_imports(shard, pool).await?);
+        for f in &formed {
+            self.finish_formed(shard, f).await?;
         }
-        Ok((pool, report))
+        Ok(())
+    }
+
+    /// One compare-and-set of shard `shard`: `change`, then a matching
+    /// pass with `foreign` tickets in reach. Answers the shard as written
+    /// (or found), the pass, and whether `change` changed anything.
+    ///
+    /// # Errors
+    /// As [`pool_write`](Self::pool_write).
+    async fn write_pass(
+        &self,
+        shard: Shard,
+        mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+        foreign: &[Entry],
+    ) -> Result<(Updated<PoolRecord, Pass>, bool), Error> {
+        let mut joined = false;
+        let written = upsert(
+            self.store(),
+            Doc::QueuePool,
+            &shard.id(),
+            |_| None,
+            |pool| {
+                let changed = change(pool)?;
+                joined = changed;
+                let pass = run_pass(pool, shard.variant, clock_now_ms(), foreign, || {
+                    Ok(hex::encode(random_bytes::<12>()?))
+                })?;
+                let passed =
+                    !pass.formed.is_empty() || !pass.imports.is_empty() || !pass.expired.is_empty();
+                Ok(if changed || passed {
+                    Step::Write(pass)
+                } else {
+                    Step::Keep(pass)
+                })
+            },
+        )
+        .await?;
+        for f in &written.answer.formed {
+            tracing::info!(match_id = %f.match_id, pool = %shard.id(), "queue formed a match");
+        }
+        Ok((written, joined))
     }
 
     /// Starts a formed match (once), settles its tickets (matched, or
@@ -173,12 +260,12 @@ impl Lobby {
     /// # Errors
     /// What [`start_formed`](Self::start_formed) returns; `Busy` and
     /// `StoreUnavailable` from settling a ticket.
-    async fn finish_formed(&self, variant: Variant, rated: bool, f: &Formed) -> Result<(), Error> {
-        let started = self.start_formed(variant, rated, f).await?;
+    async fn finish_formed(&self, shard: Shard, f: &Formed) -> Result<(), Error> {
+        let started = self.start_formed(shard.variant, shard.rated, f).await?;
         for ticket in f.tickets() {
             self.settle_ticket(f, ticket, started).await?;
         }
-        self.drop_formed(variant, rated, &f.match_id).await
+        self.drop_formed(shard, &f.match_id).await
     }
 
     /// Creates the match of formed group `f` through the match service:
@@ -287,16 +374,11 @@ impl Lobby {
     ///
     /// # Errors
     /// `StoreUnavailable`; `Internal` if the pool does not parse.
-    async fn drop_formed(
-        &self,
-        variant: Variant,
-        rated: bool,
-        match_id: &str,
-    ) -> Result<(), Error> {
+    async fn drop_formed(&self, shard: Shard, match_id: &str) -> Result<(), Error> {
         let dropped = upsert(
             self.store(),
             Doc::QueuePool,
-            &pool_id(variant, rated),
+            &shard.id(),
             |_| None,
             |pool: &mut PoolRecord| {
                 let before = pool.formed.len();

@@ -25,8 +25,11 @@
 //! - `ops.rs`: what a player does: queue, follow a ticket, leave.
 //! - `party.rs`: parties, the only way to queue with a partner: one
 //!   player proposes, the other accepts with its own key.
-//! - `matching.rs`: the pass on the stored pools (one pool, or every
-//!   pool for the housekeeping), and finishing what it formed:
+//! - `shards.rs`: the pools' rating bands, one document each; the pass
+//!   across a band's edge, and the steps that form a group with another
+//!   band's tickets.
+//! - `matching.rs`: the pass on the stored shards (one, a pool's, or
+//!   every due one for the housekeeping), and finishing what it formed:
 //!   `start_formed` creates the match, then its tickets are settled and
 //!   the entry dropped from its pool.
 //! - `tickets.rs`: writes to one ticket and to one player's marker.
@@ -45,6 +48,7 @@ mod ops;
 mod party;
 mod pass;
 mod record;
+mod shards;
 mod tickets;
 
 pub use matching::PassReport;
@@ -55,6 +59,6 @@ pub use pass::{
     run_pass, window,
 };
 pub use record::{
-    DEFAULT_EXPIRY_S, Entry, Formed, FormedSeat, MAX_EXPIRY_S, PartyRecord, PartyStatus,
-    PoolRecord, TicketRecord, TicketStatus,
+    BAND_WIDTH, BANDS, DEFAULT_EXPIRY_S, Entry, Formed, FormedSeat, Import, ImportState,
+    MAX_EXPIRY_S, PartyRecord, PartyStatus, PoolRecord, Shard, TicketRecord, TicketStatus, band_of,
 };

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use super::pass::window;
 use super::record::{
-    DEFAULT_EXPIRY_S, Entry, KEEP_FINISHED, MAX_EXPIRY_S, TicketRecord, TicketStatus,
+    DEFAULT_EXPIRY_S, Entry, KEEP_FINISHED, MAX_EXPIRY_S, Shard, TicketRecord, TicketStatus,
 };
 use crate::lobby::records::{self, PlayerKind, PlayerRecord};
 use crate::lobby::store::Doc;
@@ -221,11 +221,11 @@ impl Lobby {
         }
         let cap = self.svc.limits().max_queue_tickets;
         let joined = self
-            .pool_write(req.variant, req.rated, |pool| {
+            .pool_write(Shard::of(req.variant, req.rated, entry.rating), |pool| {
                 if pool.waiting.len() >= cap {
                     crate::service::metrics::metrics().limit_hit("queue_full");
                     return Err(Error::QueueFull(format!(
-                        "this pool holds {cap} waiting tickets, as many as it may; \
+                        "this pool's rating band holds {cap} waiting tickets, as many as it may; \
                          nothing was queued, retry later"
                     )));
                 }
@@ -344,16 +344,23 @@ impl Lobby {
         }
         let mut removed = false;
         let mut formed = false;
-        self.pool_write(t.variant, t.rated, |pool| {
+        let mut in_transit = false;
+        self.pool_write(Shard::of(t.variant, t.rated, t.rating), |pool| {
             let before = pool.waiting.len();
             pool.waiting.retain(|e| e.ticket != id);
             removed = pool.waiting.len() < before;
             formed = pool.formed.iter().any(|f| f.seats_ticket(id));
+            in_transit = pool.holds_in_transit(id);
             Ok(removed)
         })
         .await?;
         if formed {
             return Err(Error::TicketMatched);
+        }
+        if in_transit && !removed {
+            return Err(Error::Busy(
+                "the ticket is being seated in a match right now; ask again".into(),
+            ));
         }
         if removed {
             self.finish_ticket(id, TicketStatus::Cancelled, None)

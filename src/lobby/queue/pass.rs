@@ -19,7 +19,7 @@
 //! bot nearest its mean rating (only tickets that accept bots join it).
 
 use super::lanes::{Cursor, KINDS, Lanes, accepting_bots, compatible_kinds};
-use super::record::{Entry, Formed, FormedSeat, PoolRecord};
+use super::record::{Entry, Formed, FormedSeat, Import, ImportState, PoolRecord};
 use crate::rating;
 use crate::rules::{Seat, Variant};
 use crate::service::Error;
@@ -75,6 +75,8 @@ pub const MAX_EXAMINED: usize = 64;
 pub struct Pass {
     /// Matches formed now.
     pub formed: Vec<Formed>,
+    /// Groups formed now with tickets of other shards, to be borrowed.
+    pub imports: Vec<Import>,
     /// Tickets that expired.
     pub expired: Vec<Entry>,
     /// Tickets read while looking for company (the pass's work, besides
@@ -87,7 +89,7 @@ pub struct Pass {
 }
 
 /// When a ticket queued at `created` has a window of at least `d`.
-fn widened_at(created: u64, d: f64) -> Option<u64> {
+pub(super) fn widened_at(created: u64, d: f64) -> Option<u64> {
     if d > WINDOW_MAX {
         return None;
     }
@@ -95,7 +97,7 @@ fn widened_at(created: u64, d: f64) -> Option<u64> {
     Some(created + steps * WINDOW_EVERY_MS)
 }
 
-fn earliest(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+pub(super) fn earliest(a: Option<u64>, b: Option<u64>) -> Option<u64> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -120,6 +122,7 @@ fn gather(
     lanes: &mut Lanes,
     entries: &[Entry],
     i: usize,
+    own: usize,
     seats: usize,
     filling: bool,
     now: u64,
@@ -158,6 +161,13 @@ fn gather(
             continue;
         }
         let e = &entries[j];
+        if j >= own && (e.created_ms, &e.ticket) < (anchor.created_ms, &anchor.ticket) {
+            // Another shard's ticket older than this anchor: its own
+            // shard's pass anchors it, so that two shards never borrow
+            // each other's tickets for one group.
+            lanes.advance(&mut cursors[n]);
+            continue;
+        }
         if d > reach {
             // Beyond the anchor's window: so is everything after it.
             let at = widened_at(anchor.created_ms, d).max(widened_at(e.created_ms, d));
@@ -194,6 +204,12 @@ fn gather(
 /// (only tickets that accept bots join such a group). Formed matches are
 /// appended to `pool.formed` under ids drawn from `new_id`.
 ///
+/// `foreign` are waiting tickets of the pool's other shards within reach:
+/// they may join a group of this shard's tickets younger than them
+/// (never anchor one, never expire here). A group that takes any is not
+/// formed but appended to `pool.importing`, its own tickets out of
+/// `waiting`, until the foreign ones are borrowed (see `shards.rs`).
+///
 /// Its cost grows as N log N with the N waiting tickets: sorting them
 /// into their kinds' lanes, then for each at most [`MAX_EXAMINED`] reads
 /// of its nearest compatible tickets (see `lanes.rs`).
@@ -204,23 +220,27 @@ pub fn run_pass(
     pool: &mut PoolRecord,
     variant: Variant,
     now: u64,
+    foreign: &[Entry],
     mut new_id: impl FnMut() -> Result<String, Error>,
 ) -> Result<Pass, Error> {
     let mut pass = Pass::default();
-    let (expired, waiting): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut pool.waiting)
+    let (expired, mut waiting): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut pool.waiting)
         .into_iter()
         .partition(|e| now >= e.expires_ms);
     pass.expired = expired;
+    let own = waiting.len();
+    let foreign = foreign.iter().filter(|f| now < f.expires_ms);
+    waiting.extend(foreign.cloned());
     let seats = variant.table().seats as usize;
     let mut lanes = Lanes::new(&waiting);
     let mut seated = vec![false; waiting.len()];
-    for i in 0..waiting.len() {
+    for i in 0..own {
         if seated[i] {
             continue;
         }
         let anchor = &waiting[i];
         let filling = anchor.fill_at_ms.is_some_and(|t| now >= t);
-        let found = gather(&mut lanes, &waiting, i, seats, filling, now);
+        let found = gather(&mut lanes, &waiting, i, own, seats, filling, now);
         pass.examined += found.examined;
         if found.units < seats && !filling {
             let timers = earliest(Some(anchor.expires_ms), anchor.fill_at_ms);
@@ -232,17 +252,32 @@ pub fn run_pass(
             lanes.remove(g);
         }
         let entries: Vec<Entry> = found.group.iter().map(|&g| waiting[g].clone()).collect();
-        pass.formed.push(Formed {
+        let formed = Formed {
             match_id: new_id()?,
             seats: seat_group(variant, &entries),
-        });
+        };
+        if found.group.iter().all(|&g| g < own) {
+            pass.formed.push(formed);
+        } else {
+            let (mine, theirs): (Vec<usize>, Vec<usize>) =
+                found.group.iter().partition(|&&g| g < own);
+            let take = |v: Vec<usize>| v.into_iter().map(|g| waiting[g].clone()).collect();
+            pass.imports.push(Import {
+                formed,
+                own: take(mine),
+                foreign: take(theirs),
+                state: ImportState::Pending,
+            });
+        }
     }
+    waiting.truncate(own);
     pool.waiting = waiting
         .into_iter()
         .zip(seated)
         .filter_map(|(e, s)| (!s).then_some(e))
         .collect();
     pool.formed.extend(pass.formed.iter().cloned());
+    pool.importing.extend(pass.imports.iter().cloned());
     Ok(pass)
 }
 
@@ -333,7 +368,7 @@ mod tests {
 
     fn pass(pool: &mut PoolRecord, variant: Variant, now: u64) -> Pass {
         let mut n = 0;
-        run_pass(pool, variant, now, || {
+        run_pass(pool, variant, now, &[], || {
             n += 1;
             Ok(format!("m{n}"))
         })
@@ -362,6 +397,7 @@ mod tests {
                 entry("c", &["pc"], 1620.0, 0),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         let p = pass(&mut pool, Variant::Abarrotada3, 5_000);
         assert!(p.formed.is_empty(), "120 points apart within ±100");
@@ -402,6 +438,7 @@ mod tests {
                 entry("s2", &["y"], 1500.0, 2),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         let p = pass(&mut pool, Variant::Pairs, 10);
         assert_eq!(p.formed.len(), 1);
@@ -419,6 +456,7 @@ mod tests {
                 entry("s", &["x"], 1500.0, 1),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         assert!(pass(&mut pool, Variant::Pairs, 10).formed.is_empty());
         assert_eq!(pool.waiting.len(), 2);
@@ -444,6 +482,7 @@ mod tests {
                 bot.clone(),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         assert!(pass(&mut pool, Variant::Abarrotada3, 10).formed.is_empty());
         // A second bot lets the bots (and only them) sit together.
@@ -471,6 +510,7 @@ mod tests {
         let mut pool = PoolRecord {
             waiting: vec![lone],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         assert!(pass(&mut pool, Variant::Pairs, 4_999).formed.is_empty());
         let p = pass(&mut pool, Variant::Pairs, 5_000);
@@ -508,6 +548,7 @@ mod tests {
                 entry("b", &["b"], 1500.0, 500),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
         let p = pass(&mut pool, Variant::Abarrotada3, 1_000);
         assert_eq!(p.expired.len(), 1);
@@ -621,7 +662,7 @@ mod growth {
                 let want = reference(&mut pool.clone(), variant, now);
                 let mut mine = pool.clone();
                 let mut n = 0;
-                let p = run_pass(&mut mine, variant, now, || {
+                let p = run_pass(&mut mine, variant, now, &[], || {
                     n += 1;
                     Ok(format!("m{n}"))
                 })
@@ -649,7 +690,7 @@ mod growth {
             e.only_bots = true;
             pool.waiting.push(e);
         }
-        let p = run_pass(&mut pool, Variant::Pairs, 6_000, || Ok("m".into())).unwrap();
+        let p = run_pass(&mut pool, Variant::Pairs, 6_000, &[], || Ok("m".into())).unwrap();
         (p, pool)
     }
 
@@ -679,12 +720,19 @@ mod growth {
                 entry("b", &["b"], 1620.0, 2_000),
             ],
             formed: Vec::new(),
+            ..PoolRecord::default()
         };
-        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, || Ok("m".into())).unwrap();
+        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, &[], || {
+            Ok("m".into())
+        })
+        .unwrap();
         assert_eq!(p.due_ms, Some(12_000));
         // A fill time sooner than that comes first.
         pool.waiting[1].fill_at_ms = Some(7_000);
-        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, || Ok("m".into())).unwrap();
+        let p = run_pass(&mut pool, Variant::Abarrotada3, 3_000, &[], || {
+            Ok("m".into())
+        })
+        .unwrap();
         assert_eq!(p.due_ms, Some(7_000));
     }
 }

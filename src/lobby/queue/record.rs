@@ -143,13 +143,166 @@ impl Formed {
     }
 }
 
-/// A pool document.
+/// A pool document: one shard (a rating band) of a variant's rated or
+/// casual pool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PoolRecord {
     /// Waiting tickets, oldest first.
     pub waiting: Vec<Entry>,
     /// Formed matches still to be finished.
     pub formed: Vec<Formed>,
+    /// Groups this shard's pass formed with tickets of other shards, and
+    /// where borrowing those tickets stands (see `shards.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub importing: Vec<Import>,
+    /// This shard's tickets lent to a group another shard formed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lent: Vec<Lent>,
+    /// Groups whose borrowing was called off here, so that a late
+    /// request to lend for them is refused (kept [`CLOSED_KEEP_MS`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closed: Vec<Closed>,
+}
+
+/// How long a called-off group is remembered by the shards that lent to
+/// it: far longer than any resolution takes.
+pub const CLOSED_KEEP_MS: u64 = 600_000;
+
+/// Where a group with borrowed tickets stands in the shard that formed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportState {
+    /// Borrowing its tickets from the other shards.
+    Pending,
+    /// Every ticket borrowed: the group is in `formed`; the lenders still
+    /// hold a note of the loan to drop.
+    Formed,
+    /// Some ticket could not be borrowed: the shard's own tickets went
+    /// back to waiting; the lenders still have loans to give back.
+    Cancelled,
+}
+
+/// A group formed with tickets of other shards.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    /// The group, seated as it will play.
+    pub formed: Formed,
+    /// This shard's tickets in it, out of `waiting` meanwhile.
+    pub own: Vec<Entry>,
+    /// The other shards' tickets in it, as this shard read them.
+    pub foreign: Vec<Entry>,
+    /// Where it stands.
+    pub state: ImportState,
+}
+
+/// Tickets a shard lent to a group formed elsewhere.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Lent {
+    /// The group's match id.
+    pub match_id: String,
+    /// The tickets, out of `waiting` while lent.
+    pub entries: Vec<Entry>,
+}
+
+/// A group whose borrowing this shard saw called off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Closed {
+    /// The group's match id.
+    pub match_id: String,
+    /// When (ms since the epoch).
+    pub at_ms: u64,
+}
+
+impl PoolRecord {
+    /// Whether ticket `id` is held by a group being formed across shards
+    /// (borrowed here, or lent from here).
+    pub fn holds_in_transit(&self, id: &str) -> bool {
+        self.importing
+            .iter()
+            .any(|i| i.state == ImportState::Pending && i.own.iter().any(|e| e.ticket == id))
+            || self
+                .lent
+                .iter()
+                .any(|l| l.entries.iter().any(|e| e.ticket == id))
+    }
+
+    /// Puts `entries` back among the waiting tickets, oldest first.
+    pub fn restore(&mut self, entries: &[Entry]) {
+        for e in entries {
+            if self.waiting.iter().any(|w| w.ticket == e.ticket) {
+                continue;
+            }
+            let at = self
+                .waiting
+                .partition_point(|w| (w.created_ms, &w.ticket) <= (e.created_ms, &e.ticket));
+            self.waiting.insert(at, e.clone());
+        }
+    }
+}
+
+/// Width of a shard's rating band.
+pub const BAND_WIDTH: f64 = 200.0;
+/// Bands per pool: ratings from 0 to 3,600 and beyond (the last band
+/// takes every rating above, the first every rating below).
+pub const BANDS: u32 = 18;
+
+/// The band of a rating.
+pub fn band_of(rating: f64) -> u32 {
+    let b = (rating / BAND_WIDTH).floor();
+    if b.is_nan() || b < 0.0 {
+        0
+    } else {
+        (b as u32).min(BANDS - 1)
+    }
+}
+
+/// One shard of the queue: a rating band of a variant's rated or casual
+/// pool, stored as one [`PoolRecord`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// The variant.
+    pub variant: Variant,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The rating band.
+    pub band: u32,
+}
+
+impl Shard {
+    /// The shard a ticket rated `rating` waits in.
+    pub fn of(variant: Variant, rated: bool, rating: f64) -> Shard {
+        Shard {
+            variant,
+            rated,
+            band: band_of(rating),
+        }
+    }
+
+    /// The same pool's shard of band `band`.
+    pub fn at(self, band: u32) -> Shard {
+        Shard { band, ..self }
+    }
+
+    /// Its document's id.
+    pub fn id(self) -> String {
+        format!("{}.b{}", pool_id(self.variant, self.rated), self.band)
+    }
+
+    /// The lowest and highest rating of its band (the outer bands are
+    /// open on their outer side).
+    pub fn bounds(self) -> (f64, f64) {
+        let lo = if self.band == 0 {
+            f64::NEG_INFINITY
+        } else {
+            f64::from(self.band) * BAND_WIDTH
+        };
+        let hi = if self.band + 1 >= BANDS {
+            f64::INFINITY
+        } else {
+            f64::from(self.band + 1) * BAND_WIDTH
+        };
+        (lo, hi)
+    }
 }
 
 /// A player's `queued` document: the ticket it last queued with, which
@@ -245,5 +398,19 @@ pub(super) fn pools() -> Vec<(Variant, bool)> {
     Variant::ALL
         .into_iter()
         .flat_map(|v| [(v, true), (v, false)])
+        .collect()
+}
+
+/// Every shard of every pool.
+pub(super) fn shards() -> Vec<Shard> {
+    pools()
+        .into_iter()
+        .flat_map(|(variant, rated)| {
+            (0..BANDS).map(move |band| Shard {
+                variant,
+                rated,
+                band,
+            })
+        })
         .collect()
 }
