@@ -18,6 +18,7 @@ use crate::service::{Error, Hooks, MatchRecord, hash_matches, hash_token};
 pub struct LobbyCore {
     store: Arc<dyn LobbyStore>,
     pub(super) settled: Settled,
+    pub(super) turns: super::turns::Turns,
 }
 
 impl LobbyCore {
@@ -26,6 +27,7 @@ impl LobbyCore {
         LobbyCore {
             store,
             settled: Settled::default(),
+            turns: super::turns::Turns::default(),
         }
     }
 

@@ -25,6 +25,7 @@ mod recovery;
 mod start;
 pub mod store;
 mod tables;
+mod turns;
 pub mod update;
 
 use std::sync::{Arc, Weak};

@@ -19,7 +19,7 @@
 //! [`run_pass`]: super::pass::run_pass
 //! [`start_formed`]: Lobby::start_formed
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use super::pass::{Pass, earliest, run_pass};
 use super::record::{
@@ -152,7 +152,7 @@ impl Lobby {
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
     ) -> Result<(PoolRecord, PassReport, BTreeSet<u32>), Error> {
-        let (mut written, joined) = self.write_pass(shard, change, &[]).await?;
+        let (mut written, fresh) = self.write_pass(shard, change, &[]).await?;
         let mut expired = std::mem::take(&mut written.answer.expired);
         let mut report = PassReport {
             examined: written.answer.examined,
@@ -160,7 +160,16 @@ impl Lobby {
             waiting: 0,
         };
         let now = clock_now_ms();
-        let (foreign, older) = self.foreign_in_reach(shard, &written.record, now).await?;
+        // A join looks across the edges for its newcomers; a pass without
+        // a change (a due one) for every waiting ticket.
+        let focus: Vec<Entry> = match &fresh {
+            Some(ids) => (written.record.waiting.iter())
+                .filter(|e| ids.contains(&e.ticket))
+                .cloned()
+                .collect(),
+            None => written.record.waiting.clone(),
+        };
+        let (foreign, older) = self.foreign_in_reach(shard, &focus, now).await?;
         if !foreign.is_empty() {
             let again = self.write_pass(shard, |_| Ok(false), &foreign).await?.0;
             written = again;
@@ -183,7 +192,15 @@ impl Lobby {
         if let Err(e) = self.after_write(shard, &pool, &expired).await {
             tracing::warn!(pool = %shard.id(), error = %e, "queue pass left work for the next pass");
         }
-        Ok((pool, report, if joined { older } else { BTreeSet::new() }))
+        Ok((
+            pool,
+            report,
+            if fresh.is_some() {
+                older
+            } else {
+                BTreeSet::new()
+            },
+        ))
     }
 
     /// What follows a write to `shard` (as written: `pool`): the
@@ -216,7 +233,8 @@ impl Lobby {
 
     /// One compare-and-set of shard `shard`: `change`, then a matching
     /// pass with `foreign` tickets in reach. Answers the shard as written
-    /// (or found), the pass, and whether `change` changed anything.
+    /// (or found), the pass, and, if `change` changed anything, the
+    /// tickets it added.
     ///
     /// # Errors
     /// As [`pool_write`](Self::pool_write).
@@ -225,16 +243,24 @@ impl Lobby {
         shard: Shard,
         mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
         foreign: &[Entry],
-    ) -> Result<(Updated<PoolRecord, Pass>, bool), Error> {
-        let mut joined = false;
+    ) -> Result<(Updated<PoolRecord, Pass>, Option<Vec<String>>), Error> {
+        let mut fresh = None;
+        let _turn = self.core.turns.take(&shard.id()).await;
         let written = upsert(
             self.store(),
             Doc::QueuePool,
             &shard.id(),
             |_| None,
-            |pool| {
+            |pool: &mut PoolRecord| {
+                let before: HashSet<String> =
+                    pool.waiting.iter().map(|e| e.ticket.clone()).collect();
                 let changed = change(pool)?;
-                joined = changed;
+                fresh = changed.then(|| {
+                    (pool.waiting.iter())
+                        .filter(|e| !before.contains(&e.ticket))
+                        .map(|e| e.ticket.clone())
+                        .collect()
+                });
                 let pass = run_pass(pool, shard.variant, clock_now_ms(), foreign, || {
                     Ok(hex::encode(random_bytes::<12>()?))
                 })?;
@@ -251,7 +277,7 @@ impl Lobby {
         for f in &written.answer.formed {
             tracing::info!(match_id = %f.match_id, pool = %shard.id(), "queue formed a match");
         }
-        Ok((written, joined))
+        Ok((written, fresh))
     }
 
     /// Starts a formed match (once), settles its tickets (matched, or

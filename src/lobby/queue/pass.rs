@@ -61,7 +61,7 @@ fn accepts(a: &Entry, b: &Entry) -> bool {
 
 /// Whether `a` and `b` may sit at one table as of `now`: each accepts the
 /// other, and their ratings are within both windows.
-fn compatible(a: &Entry, b: &Entry, now: u64) -> bool {
+pub(super) fn compatible(a: &Entry, b: &Entry, now: u64) -> bool {
     let w = window(now.saturating_sub(a.created_ms)).min(window(now.saturating_sub(b.created_ms)));
     accepts(a, b) && accepts(b, a) && (a.rating - b.rating).abs() <= w
 }

@@ -39,7 +39,7 @@
 
 use std::collections::BTreeSet;
 
-use super::pass::{earliest, widened_at, window};
+use super::pass::{compatible, earliest, widened_at, window};
 use super::record::{
     CLOSED_KEEP_MS, Closed, Entry, Formed, Import, ImportState, Lent, PoolRecord, Shard, band_of,
 };
@@ -61,9 +61,9 @@ pub(super) fn edge_due(shard: Shard, pool: &PoolRecord, now: u64) -> Option<u64>
         .fold(None, |acc, t| earliest(acc, Some(t)))
 }
 
-/// The range of ratings `pool`'s waiting tickets may sit with as of `now`.
-fn reach(pool: &PoolRecord, now: u64) -> Option<(f64, f64)> {
-    pool.waiting.iter().fold(None, |acc, e| {
+/// The range of ratings `entries` may sit with as of `now`.
+fn reach(entries: &[Entry], now: u64) -> Option<(f64, f64)> {
+    entries.iter().fold(None, |acc, e| {
         let w = window(now.saturating_sub(e.created_ms));
         let (lo, hi) = acc.unwrap_or((f64::INFINITY, f64::NEG_INFINITY));
         Some((lo.min(e.rating - w), hi.max(e.rating + w)))
@@ -71,28 +71,28 @@ fn reach(pool: &PoolRecord, now: u64) -> Option<(f64, f64)> {
 }
 
 impl Lobby {
-    /// The waiting tickets of `shard`'s neighbours that its own waiting
-    /// tickets (`pool`) may sit with as of `now` (each within reach of
-    /// the other's band), and the bands where one of them is older than
-    /// some ticket of `pool` (a group it could anchor there).
+    /// The waiting tickets of `shard`'s neighbours that the tickets of
+    /// `focus` (its newcomers, or all its waiting tickets) may sit with as
+    /// of `now`, and the bands where one of them is older than some ticket
+    /// of `focus` (a group it could anchor there).
     ///
     /// # Errors
     /// `StoreUnavailable`; `Internal` if a shard does not parse.
     pub(super) async fn foreign_in_reach(
         &self,
         shard: Shard,
-        pool: &PoolRecord,
+        focus: &[Entry],
         now: u64,
     ) -> Result<(Vec<Entry>, BTreeSet<u32>), Error> {
         let (mut found, mut older) = (Vec::new(), BTreeSet::new());
-        let Some((lo, hi)) = reach(pool, now) else {
+        let Some((lo, hi)) = reach(focus, now) else {
             return Ok((found, older));
         };
         let (band_lo, band_hi) = shard.bounds();
         if lo >= band_lo && hi < band_hi {
             return Ok((found, older));
         }
-        let youngest = pool.waiting.iter().map(|e| e.created_ms).max();
+        let youngest = focus.iter().map(|e| e.created_ms).max();
         for band in band_of(lo)..=band_of(hi) {
             if band == shard.band {
                 continue;
@@ -106,14 +106,13 @@ impl Lobby {
             };
             let theirs = records::decode::<PoolRecord>(&snap.state)?;
             for e in theirs.waiting {
-                let w = window(now.saturating_sub(e.created_ms));
-                let reaches_us = e.rating + w >= band_lo && e.rating - w < band_hi;
-                if reaches_us && (lo..=hi).contains(&e.rating) && now < e.expires_ms {
-                    if youngest.is_some_and(|y| e.created_ms <= y) {
-                        older.insert(band);
-                    }
-                    found.push(e);
+                if !focus.iter().any(|o| compatible(o, &e, now)) {
+                    continue;
                 }
+                if youngest.is_some_and(|y| e.created_ms <= y) {
+                    older.insert(band);
+                }
+                found.push(e);
             }
         }
         Ok((found, older))
