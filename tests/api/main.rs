@@ -19,6 +19,7 @@ mod browser;
 mod challenge_caps;
 mod challenges;
 mod clock_stream;
+mod cluster_failover;
 mod cluster_fleet;
 mod consent;
 mod contract;

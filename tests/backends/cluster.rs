@@ -24,7 +24,86 @@ impl Cluster {
     ///
     /// If a node does not start or the cluster does not form.
     pub fn start() -> Cluster {
-        let nodes: Vec<RedisProcess> = (0..3).map(|_| RedisProcess::start_cluster_node()).collect();
+        Self::start_with(3, 0)
+    }
+
+    /// Starts three masters, each with a replica, and waits until every
+    /// replica has synced with its master.
+    ///
+    /// # Panics
+    ///
+    /// If a node does not start, the cluster does not form, or a replica
+    /// does not sync within 30 seconds.
+    pub fn start_with_replicas() -> Cluster {
+        let cluster = Self::start_with(6, 1);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let synced = cluster
+                .nodes
+                .iter()
+                .filter(|n| {
+                    let info = cluster.cli(n.port(), &["info", "replication"]);
+                    info.contains("role:master") && info.contains("state=online")
+                })
+                .count();
+            if synced == 3 {
+                return cluster;
+            }
+            assert!(Instant::now() < deadline, "the replicas never synced");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// What `redis-cli -p port args…` prints.
+    pub fn cli(&self, port: u16, args: &[&str]) -> String {
+        Command::new("redis-cli")
+            .args(["-p", &port.to_string()])
+            .args(args)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    }
+
+    /// The port of the master that holds `key`'s slot now, asked of a
+    /// node still up.
+    pub fn master_of(&self, key: &str) -> u16 {
+        let port = self
+            .nodes
+            .iter()
+            .find(|n| n.is_running())
+            .expect("a node up")
+            .port();
+        let slot: u32 = self
+            .cli(port, &["cluster", "keyslot", key])
+            .trim()
+            .parse()
+            .expect("a slot");
+        for line in self.cli(port, &["cluster", "nodes"]).lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() < 9 || !f[2].contains("master") || f[2].contains("fail") {
+                continue;
+            }
+            let holds = f[8..].iter().any(|r| {
+                let (lo, hi) = r.split_once('-').unwrap_or((r, r));
+                matches!((lo.parse::<u32>(), hi.parse::<u32>()), (Ok(lo), Ok(hi)) if (lo..=hi).contains(&slot))
+            });
+            if holds {
+                let addr = f[1].split('@').next().unwrap_or_default();
+                return addr
+                    .rsplit(':')
+                    .next()
+                    .unwrap_or_default()
+                    .parse()
+                    .expect("a port");
+            }
+        }
+        panic!("no master holds slot {slot}")
+    }
+
+    /// Starts `n` nodes and makes them a cluster with `replicas` replicas
+    /// per master, waiting until every node reports `cluster_state:ok`.
+    fn start_with(n: usize, replicas: u32) -> Cluster {
+        let nodes: Vec<RedisProcess> = (0..n).map(|_| RedisProcess::start_cluster_node()).collect();
         let addrs: Vec<String> = nodes
             .iter()
             .map(|n| format!("127.0.0.1:{}", n.port()))
@@ -32,7 +111,7 @@ impl Cluster {
         let out = Command::new("redis-cli")
             .args(["--cluster", "create"])
             .args(&addrs)
-            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .args(["--cluster-replicas", &replicas.to_string(), "--cluster-yes"])
             .output()
             .unwrap_or_else(|e| panic!("running redis-cli --cluster create: {e}"));
         assert!(

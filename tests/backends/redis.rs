@@ -204,6 +204,11 @@ impl RedisProcess {
         format!("redis://127.0.0.1:{}/", self.port)
     }
 
+    /// Whether the server was started and not stopped.
+    pub fn is_running(&self) -> bool {
+        self.server.is_some()
+    }
+
     /// Kills the server (abruptly, like a crash) and waits until it is gone.
     pub fn stop(&mut self) {
         for child in [self.server.take(), self.watchdog.take()]
