@@ -59,7 +59,7 @@ fn flag(name: &str) -> bool {
 /// The six pools, round robin.
 fn pool(n: usize) -> (Variant, bool) {
     let v = Variant::ALL[n % 3];
-    (v, (n / 3) % 2 == 0)
+    (v, (n / 3).is_multiple_of(2))
 }
 
 fn request(variant: Variant, rated: bool) -> Enqueue {

@@ -1,5 +1,6 @@
 //! Command line and environment configuration.
 
+use crate::store::ReplicaWait;
 use clap::{Args, Parser, Subcommand};
 
 /// The Botifarra game server.
@@ -74,11 +75,12 @@ pub struct ServeArgs {
     pub redis_cluster: Vec<String>,
     /// On Redis: replicas every write of a match must reach (`WAIT`)
     /// before it is acknowledged; a write they do not confirm within
-    /// `--redis-wait-timeout-ms` is answered `503` (retryable). 0 (the
-    /// default): no wait, and a master lost before its replicas copied a
-    /// write loses it.
-    #[arg(long, env = "REDIS_WAIT_REPLICAS", default_value_t = 0)]
-    pub redis_wait_replicas: u32,
+    /// `--redis-wait-timeout-ms` is answered `503` (retryable). `auto`
+    /// (the default): one when every master has a replica at start-up,
+    /// none otherwise; 0: no wait, and a master lost before its replicas
+    /// copied a write loses it.
+    #[arg(long, env = "REDIS_WAIT_REPLICAS", default_value = "auto")]
+    pub redis_wait_replicas: ReplicaWait,
     /// How long a write waits for `--redis-wait-replicas`, in ms.
     #[arg(long, env = "REDIS_WAIT_TIMEOUT_MS", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(1..=60_000))]

@@ -119,22 +119,38 @@ fn limits(args: &ServeArgs) -> Limits {
     }
 }
 
+/// `store` with the writes of a match waiting for the replicas `policy`
+/// asks for (logged when they do).
+async fn replica_policy(
+    store: RedisStore,
+    policy: botifarra::store::ReplicaWait,
+    wait: Duration,
+) -> std::io::Result<RedisStore> {
+    let store = store
+        .with_replica_policy(policy, wait)
+        .await
+        .map_err(|e| std::io::Error::other(format!("cannot ask Redis for its replicas: {e}")))?;
+    let n = store.replicas_waited_for();
+    tracing::info!(%policy, replicas = n, "each write of a match waits for {n} replica(s)");
+    Ok(store)
+}
+
 async fn run(args: ServeArgs) -> std::io::Result<()> {
     let ttl = Duration::from_secs(args.match_ttl_secs);
     let wait = Duration::from_millis(args.redis_wait_timeout_ms);
     let store: Arc<dyn MatchStore> = match &args.redis_url {
-        None if !args.redis_cluster.is_empty() => Arc::new(
-            RedisStore::connect_cluster(&args.redis_cluster, ttl)
+        None if !args.redis_cluster.is_empty() => {
+            let cannot = |e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}"));
+            let store = RedisStore::connect_cluster(&args.redis_cluster, ttl)
                 .await
-                .map_err(|e| std::io::Error::other(format!("cannot use the Redis Cluster: {e}")))?
-                .with_replica_wait(args.redis_wait_replicas, wait),
-        ),
-        Some(url) => Arc::new(
-            RedisStore::connect(url, Duration::from_secs(args.match_ttl_secs))
-                .await
-                .map_err(|e| std::io::Error::other(format!("cannot use Redis at {url}: {e}")))?
-                .with_replica_wait(args.redis_wait_replicas, wait),
-        ),
+                .map_err(cannot)?;
+            Arc::new(replica_policy(store, args.redis_wait_replicas, wait).await?)
+        }
+        Some(url) => {
+            let cannot = |e| std::io::Error::other(format!("cannot use Redis at {url}: {e}"));
+            let store = RedisStore::connect(url, ttl).await.map_err(cannot)?;
+            Arc::new(replica_policy(store, args.redis_wait_replicas, wait).await?)
+        }
         None => Arc::new(MemoryStore::with_limits(MemoryLimits {
             ttl: Duration::from_secs(args.match_ttl_secs.max(1)),
             max_matches: args.memory_max_matches,

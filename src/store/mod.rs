@@ -35,7 +35,7 @@ pub use self::memory::{MemoryLimits, MemoryStore};
 pub(crate) use self::redis::{
     Conn as RedisConn, Sharded, cluster_connection, run_pushes, run_subscriber, single_connection,
 };
-pub use self::redis::{RedisStore, keys as redis_keys};
+pub use self::redis::{RedisStore, ReplicaWait, keys as redis_keys};
 
 /// A match as last written: its version and the service's serialized state.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -63,6 +63,7 @@ use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
 pub(crate) use self::conn::Conn;
+pub use self::connect::ReplicaWait;
 pub(crate) use self::connect::{cluster_connection, single_connection};
 pub(crate) use self::notify::run_subscriber;
 pub(crate) use self::sharded::{Sharded, run_pushes};

@@ -3,17 +3,21 @@
 //! clients that retry each refused action with its idempotency key. The
 //! master holding one of the matches is killed a third of the way in;
 //! its replica takes over, and every match plays to the end. The store
-//! waits for one replica on every write (`--redis-wait-replicas 1`, 100
-//! ms), so no action the server acknowledged may be lost: a match read
-//! at an older version than one already acknowledged would be a loss.
+//! waits for one replica on every write (100 ms at most), so no action
+//! the server acknowledged may be lost: a match read at an older version
+//! than one already acknowledged would be a loss.
 //! The figures (actions, client-visible errors, the time without the
 //! master's slots) are printed.
+//!
+//! The store is set up as the server sets it up by default
+//! (`--redis-wait-replicas auto`): every master has a replica, so every
+//! write of a match waits for one.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use botifarra::store::{MatchStore, RedisStore};
+use botifarra::store::{MatchStore, RedisStore, ReplicaWait};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -113,7 +117,10 @@ async fn a_master_killed_mid_play_loses_no_acknowledged_action() {
     let store = RedisStore::connect_cluster(&cluster.urls(), Duration::from_secs(600))
         .await
         .expect("connect to the cluster")
-        .with_replica_wait(1, Duration::from_millis(100));
+        .with_replica_policy(ReplicaWait::Auto, Duration::from_millis(100))
+        .await
+        .expect("ask the cluster for its replicas");
+    assert_eq!(store.replicas_waited_for(), 1, "the default waits for one");
     let store: Arc<dyn MatchStore> = Arc::new(store);
     let app = spawn_with_store(store).await;
     let total = Arc::new(AtomicU64::new(0));

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use botifarra::store::{Commit, CommitOutcome, MatchStore, RedisStore, StoreError};
+use botifarra::store::{Commit, CommitOutcome, MatchStore, RedisStore, ReplicaWait, StoreError};
 
 use crate::backends::redis::RedisProcess;
 
@@ -69,10 +69,14 @@ async fn writes_wait_for_a_replica_and_fail_retryably_without_one() {
     let mut replica = RedisProcess::start_replica_of(master.port());
     until_synced(&master).await;
     let plain = RedisStore::connect(&master.url(), TTL).await.unwrap();
+    // The default policy finds the replica and waits for it.
     let store = RedisStore::connect(&master.url(), TTL)
         .await
         .unwrap()
-        .with_replica_wait(1, Duration::from_millis(500));
+        .with_replica_policy(ReplicaWait::Auto, Duration::from_millis(500))
+        .await
+        .unwrap();
+    assert_eq!(store.replicas_waited_for(), 1);
 
     let id = format!("repl{}", std::process::id());
     assert!(
@@ -115,4 +119,32 @@ async fn writes_wait_for_a_replica_and_fail_retryably_without_one() {
         }
     );
     assert_eq!(plain.load(&id).await.unwrap().unwrap().version, 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_default_policy_waits_for_nothing_without_replicas() {
+    let lone = RedisProcess::start();
+    let store = RedisStore::connect(&lone.url(), TTL)
+        .await
+        .unwrap()
+        .with_replica_policy(ReplicaWait::Auto, Duration::from_millis(100))
+        .await
+        .unwrap();
+    assert_eq!(store.replicas_waited_for(), 0, "no replica: no wait");
+    assert!(
+        store
+            .create("lone", 1, "s", &["{}".to_string()])
+            .await
+            .unwrap()
+    );
+    let fixed = RedisStore::connect(&lone.url(), TTL)
+        .await
+        .unwrap()
+        .with_replica_policy(ReplicaWait::Replicas(2), Duration::from_millis(100))
+        .await
+        .unwrap();
+    assert_eq!(fixed.replicas_waited_for(), 2, "a number is taken as it is");
+    assert_eq!("auto".parse::<ReplicaWait>(), Ok(ReplicaWait::Auto));
+    assert_eq!("3".parse::<ReplicaWait>(), Ok(ReplicaWait::Replicas(3)));
+    assert!("some".parse::<ReplicaWait>().is_err());
 }

@@ -89,6 +89,34 @@ impl RedisStore {
     /// made, which a retry with the same idempotency key finds). With 0
     /// (the default) nothing waits, and a master lost before its replica
     /// copied a write loses that write.
+    /// [`with_replica_wait`](Self::with_replica_wait) as `policy` says:
+    /// with [`ReplicaWait::Auto`], one replica when every master has one
+    /// now (a replicated deployment), none otherwise.
+    ///
+    /// # Errors
+    /// `Unavailable` when the servers cannot be asked.
+    pub async fn with_replica_policy(
+        self,
+        policy: ReplicaWait,
+        timeout: Duration,
+    ) -> Result<Self, StoreError> {
+        let replicas = match policy {
+            ReplicaWait::Replicas(n) => n,
+            ReplicaWait::Auto => self
+                .conn()
+                .fewest_replicas()
+                .await
+                .map_err(|e| StoreError::Unavailable(e.to_string()))?
+                .min(1),
+        };
+        Ok(self.with_replica_wait(replicas, timeout))
+    }
+
+    /// How many replicas each write of a match waits for.
+    pub fn replicas_waited_for(&self) -> u32 {
+        self.replica_wait.map_or(0, |(n, _)| n)
+    }
+
     #[must_use]
     pub fn with_replica_wait(mut self, replicas: u32, timeout: Duration) -> Self {
         let ms = u64::try_from(timeout.as_millis())
@@ -186,4 +214,36 @@ pub(crate) async fn cluster_connection(
         .map_err(unavailable)?
         .map_err(unavailable)?;
     Ok((conn, rx))
+}
+
+/// How many replicas each write of a match waits for (`WAIT`) before it
+/// is acknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplicaWait {
+    /// One when every master has a replica at start-up, else none.
+    Auto,
+    /// This many (0: none).
+    Replicas(u32),
+}
+
+impl std::str::FromStr for ReplicaWait {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(ReplicaWait::Auto);
+        }
+        s.parse()
+            .map(ReplicaWait::Replicas)
+            .map_err(|_| format!("`auto` or a number of replicas, not {s:?}"))
+    }
+}
+
+impl std::fmt::Display for ReplicaWait {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplicaWait::Auto => f.write_str("auto"),
+            ReplicaWait::Replicas(n) => write!(f, "{n}"),
+        }
+    }
 }
