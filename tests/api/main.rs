@@ -21,6 +21,7 @@ mod challenges;
 mod clock_stream;
 mod cluster_failover;
 mod cluster_fleet;
+mod cluster_kill;
 mod consent;
 mod contract;
 mod contract_document;

@@ -14,9 +14,9 @@ use crate::backends::redis::{RedisProcess, redis_url};
 use crate::lobby_client::{create_table_as, four_open, register};
 
 /// A `botifarra` server process on a free port, killed on drop.
-struct ServerProcess {
-    child: Child,
-    app: TestApp,
+pub(crate) struct ServerProcess {
+    pub(crate) child: Child,
+    pub(crate) app: TestApp,
 }
 
 impl Drop for ServerProcess {
@@ -33,6 +33,11 @@ async fn start_process(redis: &str) -> ServerProcess {
 /// A server process whose store is chosen by the environment variable
 /// `var` (`REDIS_URL`, `REDIS_CLUSTER_NODES`) set to `value`.
 async fn start_process_on(var: &str, value: &str) -> ServerProcess {
+    start_process_with(var, value, &[]).await
+}
+
+/// [`start_process_on`] with `extra` arguments to `serve`.
+pub(crate) async fn start_process_with(var: &str, value: &str, extra: &[&str]) -> ServerProcess {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -46,6 +51,7 @@ async fn start_process_on(var: &str, value: &str) -> ServerProcess {
             "--workers",
             "2",
         ])
+        .args(extra)
         .env(var, value)
         .env("RUST_LOG", "warn")
         .stdin(Stdio::null())
