@@ -57,7 +57,7 @@ pub mod at {
     pub const TRICKS_WON: usize = 469;
     /// 4: hand points taken by each relative seat's side / 72.
     pub const POINTS: usize = 473;
-    /// 4: match score of each relative seat's side / target.
+    /// 4: match score of each relative seat's side / target, at most 2.
     pub const SCORES: usize = 477;
     /// 3: pairs, abarrotada, abarrotada3 (one-hot).
     pub const VARIANT: usize = 481;
@@ -227,7 +227,7 @@ impl Facts {
             out[at::SIZES + r] = f32::from(self.sizes[usize::from(s)]) / 12.0;
             out[at::TRICKS_WON + r] = f32::from(self.tricks_won[side]) / 12.0;
             out[at::POINTS + r] = f32::from(self.points[side]) / 72.0;
-            out[at::SCORES + r] = self.scores[side] as f32 / target;
+            out[at::SCORES + r] = (self.scores[side] as f32 / target).min(2.0);
         }
         out[at::VARIANT + self.rules.variant as usize] = 1.0;
         out[at::OPTIONS] = f32::from(u8::from(self.rules.forced));
