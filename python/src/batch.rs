@@ -161,6 +161,31 @@ impl Batch {
         )
     }
 
+    /// `(mask, turn)`: [`Batch::observe`] without the observations, for
+    /// players that need only the legal actions.
+    fn masks<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i64>>) {
+        let n = self.games.len();
+        let (mask, turn) = py.detach(|| {
+            let mut mask = vec![false; n * ACTIONS];
+            let mut turn = vec![0i64; n];
+            for (i, m) in self.games.iter().enumerate() {
+                let seat = m.turn().unwrap_or(0);
+                turn[i] = i64::from(seat);
+                encode::write_mask(m, seat, &mut mask[i * ACTIONS..(i + 1) * ACTIONS]);
+            }
+            (mask, turn)
+        });
+        (
+            Array2::from_shape_vec((n, ACTIONS), mask)
+                .expect("sized")
+                .into_pyarray(py),
+            Array1::from_vec(turn).into_pyarray(py),
+        )
+    }
+
     /// `(rewards, done)` after applying `actions[i]` (an action id) in game
     /// `i` for its seat to act. `rewards` (float32, `(n, 4)`): the match
     /// points each seat's side recorded in the step; `done` (bool, `(n,)`):
