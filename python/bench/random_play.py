@@ -8,8 +8,11 @@ Every path plays complete random matches under the default rules, every
 action checked by the engine: the engine's benchmark draws each card in
 Rust; the single-game API asks for the legal actions and applies one drawn
 in Python (as dicts in the API's shapes, or as action ids); the batched API
-draws one action per game with numpy from the legal-action masks and steps
-the whole batch (with or without the observation encoding).
+draws one action per game with numpy from the legal-action masks (a random
+byte per action id, the largest legal one) and steps the whole batch (with
+or without the observation encoding). The last row is not random play: it
+takes the first legal action, to show the batch API's own cost without the
+numpy dice.
 """
 
 import argparse
@@ -57,7 +60,7 @@ def single_ids(seconds):
     return timed(seconds, one_match)
 
 
-def batched(seconds, n, observe):
+def batched(seconds, n, observe, dice=True):
     batch = b.Batch(n, seed=3)
     rng = np.random.default_rng(3)
 
@@ -68,7 +71,13 @@ def batched(seconds, n, observe):
                 _obs, mask, _turn = batch.observe()
             else:
                 mask, _turn = batch.masks()
-            actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+            # A random odd byte per action, zero where illegal: the largest is
+            # a random legal action (ties, rare, go to the lower id).
+            if dice:
+                noise = np.frombuffer(rng.bytes(mask.size), np.uint8).reshape(mask.shape)
+                actions = ((noise | 1) * mask).argmax(axis=1)
+            else:
+                actions = mask.argmax(axis=1)
             batch.step(actions)
         return batch.hands_played - before
 
@@ -87,7 +96,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("server", help="the botifarra binary (for bench-engine)")
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--batch", type=int, default=1024)
     args = ap.parse_args()
     rows = [
         ("Rust engine (bench-engine)", engine(args.server, args.seconds)),
@@ -95,6 +104,7 @@ def main():
         ("Python Game, action ids", single_ids(args.seconds)),
         (f"Python Batch({args.batch}), masks only", batched(args.seconds, args.batch, False)),
         (f"Python Batch({args.batch}), observations + masks", batched(args.seconds, args.batch, True)),
+        (f"Python Batch({args.batch}), masks, first legal", batched(args.seconds, args.batch, False, False)),
     ]
     rust = rows[0][1]
     print(f"{'path':<44} {'hands/s':>12} {'÷ engine':>9}")

@@ -24,9 +24,9 @@ queues while fewer than ``concurrency`` matches run, acts on every
 ``your_turn`` with an ``Idempotency-Key`` and ``expected_version``, waits
 ``Retry-After`` on ``429`` and backs off on network errors and ``5xx``, and
 on SIGINT/SIGTERM leaves the queue and finishes (or resigns) its matches.
-A bot that fails, answers an illegal action or misses the move clock
-(``deadline``) is replaced for that move by the house bot ``fallback``
-(default ``random``).
+A bot that fails, answers an illegal action or would miss the move clock
+(the view's ``deadline`` less ``margin_s``, default 1 s) is replaced for
+that move by the house bot ``fallback`` (default ``random``).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 import urllib.error
+from datetime import datetime, timezone
 import urllib.request
 
 from . import decide
@@ -135,6 +136,12 @@ class CommandBot:
                 raise RuntimeError(f"{self.command[0]} closed its output")
             return json.loads(line)
 
+    def kill(self):
+        """Ends a program that missed its move (its answer would come late)."""
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
     def close(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.stdin.close()
@@ -191,14 +198,40 @@ class Runner:
             and len(self.ongoing) < self.cfg.get("concurrency", 1)
         )
 
+    def time_left(self, view):
+        """Seconds until the move clock's deadline less the margin, or None."""
+        deadline = view.get("deadline")
+        if not deadline:
+            return None
+        at = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+        left = (at - datetime.now(timezone.utc)).total_seconds()
+        return max(0.0, left - self.cfg.get("margin_s", 1.0))
+
     def choose(self, view):
-        try:
-            action = self.bot(view)
-            if action in view["legal_actions"]:
-                return action
+        """The bot's action; the fallback's when the bot fails, answers an
+        illegal action or would miss the move clock."""
+        result = {}
+
+        def work():
+            try:
+                result["action"] = self.bot(view)
+            except Exception as err:  # the bot's failure must not lose the match
+                result["error"] = err
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        worker.join(self.time_left(view))
+        action = result.get("action")
+        if worker.is_alive():
+            self.log(f"bot missed the move clock; {self.fallback} plays")
+            if isinstance(self.bot, CommandBot):
+                self.bot.kill()
+        elif "error" in result:
+            self.log(f"bot failed ({result['error']!r}); {self.fallback} plays")
+        elif action in view["legal_actions"]:
+            return action
+        else:
             self.log(f"bot answered {action!r}, not a legal action; {self.fallback} plays")
-        except Exception as err:  # the bot's failure must not lose the match
-            self.log(f"bot failed ({err!r}); {self.fallback} plays")
         self.fallbacks += 1
         return decide(self.fallback, view)
 

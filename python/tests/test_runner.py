@@ -98,3 +98,30 @@ def test_the_api_reconnects_when_the_server_comes_back():
     status, _ = api.call("GET", "/x")
     assert status == 200 and api.reconnects >= 1
     started["httpd"].shutdown()
+
+
+def test_a_bot_that_misses_the_clock_or_answers_wrong_is_replaced_for_the_move():
+    import datetime
+    import time
+
+    import botifarra as b
+
+    game = b.Game(seed=21)
+    game.apply(0)
+    view = game.view(game.turn)
+    soon = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=1.3)
+    view["deadline"] = soon.isoformat().replace("+00:00", "Z")
+
+    def slow(v):
+        time.sleep(5)
+        return v["legal_actions"][0]
+
+    for bot, why in ((slow, "missed the move clock"), (lambda v: {"type": "deal"}, "not a legal action")):
+        logs = []
+        runner = Runner({"server": "http://127.0.0.1:9", "key": "k", "margin_s": 1.0}, log=logs.append)
+        runner.bot = bot
+        started = time.monotonic()
+        action = runner.choose(view)
+        assert action in view["legal_actions"] and runner.fallbacks == 1
+        assert time.monotonic() - started < 2.5
+        assert any(why in line for line in logs), logs
