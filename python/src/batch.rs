@@ -5,6 +5,8 @@ use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
 
 use botifarra::rules::{Event, Match, Phase, RuleError, Rules, Seed};
 
@@ -222,6 +224,34 @@ impl Batch {
                 .into_pyarray(py),
             Array1::from_vec(done).into_pyarray(py),
         ))
+    }
+
+    /// `decide(level, seed=0) -> int64[n]`: the action id the house bot
+    /// `level` takes for the seat to act in each game (labels for
+    /// imitation, or opponents); `seed` seeds the bots' dice.
+    #[pyo3(signature = (level, seed=0))]
+    fn decide<'py>(
+        &self,
+        py: Python<'py>,
+        level: &str,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let bot = botifarra::bots::by_name(level)
+            .ok_or_else(|| crate::invalid(format!("no house bot {level:?}")))?;
+        let ids = py.detach(|| {
+            self.games
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+                        seed.wrapping_add((i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+                    );
+                    let view = m.view(m.turn());
+                    encode::id_of(bot.choose(&view, &mut rng)) as i64
+                })
+                .collect::<Vec<i64>>()
+        });
+        Ok(Array1::from_vec(ids).into_pyarray(py))
     }
 
     /// A copy of game `i` as a `Game`.

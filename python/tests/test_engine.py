@@ -220,3 +220,16 @@ def test_the_solver_values_every_legal_card_at_the_end_of_a_hand():
     taken = g.view(0)["points_taken"][side]
     assert 0 <= best <= 72 + 12 - taken
     assert b.Game(seed=1).solve() is None
+
+
+@pytest.mark.parametrize("level", ["random", "medium", "hard"])
+def test_a_batch_asks_a_house_bot_for_every_game(level):
+    batch = b.Batch(6, seed=14, variant="abarrotada")
+    for step in range(30):
+        _, mask, _ = batch.observe()
+        ids = batch.decide(level, seed=step)
+        assert ids.shape == (6,) and mask[np.arange(6), ids].all()
+        assert (batch.decide(level, seed=step) == ids).all()
+        batch.step(ids)
+    with pytest.raises(b.InvalidRequest):
+        batch.decide("grandmaster")
