@@ -47,16 +47,35 @@ from . import decide
 
 
 class Api:
-    """JSON over HTTP with the player's key: retries 429s after Retry-After
-    and network errors and 5xx with exponential backoff."""
+    """JSON over HTTP with the player's key: paces its requests below the
+    server's documented limits (500 a second per key, 100 per match per
+    key), retries 429s after Retry-After and network errors and 5xx with
+    exponential backoff."""
 
-    def __init__(self, base, key=None, log=print, stop=None):
+    def __init__(self, base, key=None, log=print, stop=None, per_second=400, per_match=50):
         self.base = base.rstrip("/")
         self.key = key
         self.log = log
         self.stop = stop or threading.Event()
+        self.gap = {"": 1.0 / per_second, "match": 1.0 / per_match}
+        self.next_at = {}
+        self.lock = threading.Lock()
         self.rate_limited = 0
         self.reconnects = 0
+
+    def pace(self, path):
+        """Waits for this request's turn: at most `per_second` in all and
+        `per_match` for each match."""
+        keys = [""]
+        if path.startswith("/v1/matches/"):
+            keys.append(path.split("/")[3].split("?")[0])
+        with self.lock:
+            now = time.monotonic()
+            at = max([now] + [self.next_at.get(k, 0.0) for k in keys])
+            for k in keys:
+                self.next_at[k] = at + self.gap["" if k == "" else "match"]
+        if at > now:
+            time.sleep(at - now)
 
     def once(self, method, path, body=None, headers=None, timeout=60):
         data = None if body is None else json.dumps(body).encode()
@@ -83,6 +102,7 @@ class Api:
         """(status, body): retried until an answer that is not 429 or 5xx."""
         delay = 0.2
         while True:
+            self.pace(path)
             try:
                 status, parsed, hdrs = self.once(method, path, body, headers, timeout)
             except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as err:
@@ -155,11 +175,15 @@ class Runner:
         self.cfg = config
         self.log = log
         self.stop = threading.Event()
-        self.api = Api(config["server"], config.get("key"), log, self.stop)
+        self.api = Api(
+            config["server"], config.get("key"), log, self.stop,
+            config.get("max_rps", 400), config.get("max_rps_per_match", 50),
+        )
         self.fallback = config.get("fallback", "random")
         self.bot = load_bot(config.get("bot", {"house": "medium"}), self.fallback)
         self.ongoing = {}
         self.to_play = set()
+        self.views = {}
         self.finished = []
         self.ticket = None
         self.after = 0
@@ -236,20 +260,29 @@ class Runner:
         return decide(self.fallback, view)
 
     def play(self, match_id):
-        """Acts while it is the player's turn in the match."""
-        while True:
+        """Makes one move in the match if it is the player's turn; the
+        match is visited again while it stays so (matches take turns)."""
+        view = self.views.pop(match_id, None)
+        if view is None:
             status, view = self.api.call("GET", f"/v1/matches/{match_id}")
-            if status != 200 or view["phase"] == "match_over" or not view["legal_actions"]:
-                return
-            action = dict(self.choose(view), expected_version=view["version"])
-            key = f"{match_id}-{view['version']}"
-            status, answer = self.api.call(
-                "POST", f"/v1/matches/{match_id}/actions", action, {"Idempotency-Key": key}
-            )
             if status != 200:
-                self.log(f"match {match_id}: action refused {status} {answer.get('code')}")
                 return
-            self.moves += 1
+        if view["phase"] == "match_over" or not view["legal_actions"]:
+            return
+        action = dict(self.choose(view), expected_version=view["version"])
+        key = f"{match_id}-{view['version']}"
+        status, answer = self.api.call(
+            "POST", f"/v1/matches/{match_id}/actions", action, {"Idempotency-Key": key}
+        )
+        if status != 200:
+            self.log(f"match {match_id}: action refused {status} {answer.get('code')}")
+            return
+        self.moves += 1
+        if answer["legal_actions"] and answer["phase"] != "match_over":
+            # The answer is the player's view after the action (and after
+            # the house bots that moved in the same request).
+            self.views[match_id] = answer
+            self.to_play.add(match_id)
 
     def start(self, match_id, seat):
         """A match of ours started (the queue matched us, or we hear of it)."""
@@ -300,8 +333,8 @@ class Runner:
             if not self.ongoing and not self.wanted():
                 break
             self.poll()
-            while self.to_play:
-                match_id = self.to_play.pop()
+            for match_id in list(self.to_play):
+                self.to_play.discard(match_id)
                 if match_id in self.ongoing:
                     self.play(match_id)
         return self.finished
