@@ -26,8 +26,15 @@ class Client:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         data = None if body is None else json.dumps(body)
-        self.conn.request(method, path, body=data, headers=headers)
-        resp = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionError):
+            # The server closed the idle kept-alive connection: open another.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
         payload = resp.read()
         return resp.status, (json.loads(payload) if payload else None)
 
