@@ -10,9 +10,10 @@ Rust; the single-game API asks for the legal actions and applies one drawn
 in Python (as dicts in the API's shapes, or as action ids); the batched API
 draws one action per game with numpy from the legal-action masks (a random
 byte per action id, the largest legal one) and steps the whole batch (with
-or without the observation encoding). The last row is not random play: it
-takes the first legal action, to show the batch API's own cost without the
-numpy dice.
+or without the observation encoding). The "first legal" row is not random
+play: it takes the first legal action, to show the batch API's own cost
+without the numpy dice. The last row draws each action in Rust
+(`step_sampled` without logits: uniform over the legal ones).
 """
 
 import argparse
@@ -84,6 +85,19 @@ def batched(seconds, n, observe, dice=True):
     return timed(seconds, some_steps)
 
 
+def sampled(seconds, n):
+    batch = b.Batch(n, seed=4)
+    steps = iter(range(10**12))
+
+    def some_steps():
+        before = batch.hands_played
+        for _ in range(50):
+            batch.step_sampled(seed=next(steps))
+        return batch.hands_played - before
+
+    return timed(seconds, some_steps)
+
+
 def engine(binary, seconds):
     out = subprocess.run(
         [binary, "bench-engine", "--seconds", str(seconds)],
@@ -105,6 +119,7 @@ def main():
         (f"Python Batch({args.batch}), masks only", batched(args.seconds, args.batch, False)),
         (f"Python Batch({args.batch}), observations + masks", batched(args.seconds, args.batch, True)),
         (f"Python Batch({args.batch}), masks, first legal", batched(args.seconds, args.batch, False, False)),
+        (f"Python Batch({args.batch}).step_sampled", sampled(args.seconds, args.batch)),
     ]
     rust = rows[0][1]
     print(f"{'path':<44} {'hands/s':>12} {'÷ engine':>9}")

@@ -2,13 +2,17 @@
 //! overhead paid once per batch rather than once per card.
 
 use numpy::ndarray::{Array1, Array2};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use botifarra::rules::{Event, Match, Phase, RuleError, Rules, Seed};
+use botifarra::rules::random::{SplitMix64, below, random_card};
+use botifarra::rules::{Action, Event, Match, Phase, RuleError, Rules, Seed};
+use rand::Rng;
 
 use crate::encode::{self, ACTIONS, Facts, OBS};
 use crate::game::{Game, read_rules};
@@ -23,6 +27,13 @@ type Observed<'py> = (
 
 /// What [`Batch::step`] returns: rewards and ends.
 type Stepped<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+
+/// What [`Batch::step_sampled`] returns: the actions drawn, rewards, ends.
+type Sampled<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
 
 /// The deal seed of the `k`-th match a batch seeded with `seed` starts.
 fn match_seed(seed: u64, k: u64) -> Seed {
@@ -58,6 +69,36 @@ impl Batch {
         m
     }
 
+    /// Applies `action` in game `i` for its seat to act, writing the
+    /// seats' rewards into `rewards` (4 per game) and the end into `done`.
+    fn step_one(
+        &mut self,
+        i: usize,
+        action: Action,
+        rewards: &mut [f32],
+        done: &mut [bool],
+    ) -> Result<(), RuleError> {
+        let m = &mut self.games[i];
+        let seat = m.turn().unwrap_or(0);
+        let before = m.scores;
+        let played = m.results.len();
+        self.events.clear();
+        m.apply(seat, action, &mut self.events)?;
+        deal_if_due(m, &mut self.events);
+        let table = m.table();
+        for s in 0..table.seats {
+            let side = usize::from(table.side(s));
+            rewards[i * 4 + usize::from(s)] = (m.scores[side] - before[side]) as f32;
+        }
+        self.hands += (m.results.len() - played) as u64;
+        if m.phase() == Phase::MatchOver {
+            done[i] = true;
+            self.matches += 1;
+            self.games[i] = self.fresh();
+        }
+        Ok(())
+    }
+
     /// Steps every game by its action; `Err((i, refusal))` at the first
     /// refused one (games before it have moved).
     fn step_all(
@@ -66,31 +107,70 @@ impl Batch {
         rewards: &mut [f32],
         done: &mut [bool],
     ) -> Result<(), (usize, Result<RuleError, String>)> {
-        for i in 0..self.games.len() {
-            let id = usize::try_from(actions[i]).map_err(|_| (i, Err("negative id".into())))?;
+        for (i, &a) in actions.iter().enumerate() {
+            let id = usize::try_from(a).map_err(|_| (i, Err("negative id".into())))?;
             let action = encode::of_id(id).ok_or((i, Err(format!("no action has id {id}"))))?;
-            let m = &mut self.games[i];
-            let seat = m.turn().unwrap_or(0);
-            let before = m.scores;
-            let played = m.results.len();
-            self.events.clear();
-            m.apply(seat, action, &mut self.events)
+            self.step_one(i, action, rewards, done)
                 .map_err(|e| (i, Ok(e)))?;
-            deal_if_due(m, &mut self.events);
-            let table = m.table();
-            for s in 0..table.seats {
-                let side = usize::from(table.side(s));
-                rewards[i * 4 + usize::from(s)] = (m.scores[side] - before[side]) as f32;
-            }
-            self.hands += (m.results.len() - played) as u64;
-            if m.phase() == Phase::MatchOver {
-                done[i] = true;
-                self.matches += 1;
-                self.games[i] = self.fresh();
-            }
         }
         Ok(())
     }
+
+    /// Steps every game by an action drawn from its legal ones: softmax of
+    /// `logits` (row `i`, 60 wide) over them, or uniformly without logits.
+    fn sample_all(
+        &mut self,
+        logits: Option<&[f32]>,
+        rng: &mut SplitMix64,
+        out: (&mut [i64], &mut [f32], &mut [bool]),
+    ) {
+        let (chosen, rewards, done) = out;
+        for i in 0..self.games.len() {
+            let m = &self.games[i];
+            let action = match (logits, m.hand.as_ref()) {
+                // Uniform over the cards: straight from the legal set.
+                (None, Some(h)) if m.phase() == Phase::Playing => {
+                    let legal = h.legal_cards(&m.rules, m.table());
+                    let card = random_card(legal, rng).expect("a legal card");
+                    Action::Play { card }
+                }
+                _ => {
+                    let mut mask = [false; ACTIONS];
+                    encode::write_mask(m, m.turn().unwrap_or(0), &mut mask);
+                    let row = logits.map(|l| &l[i * ACTIONS..(i + 1) * ACTIONS]);
+                    encode::of_id(sample(&mask, row, rng)).expect("a legal id")
+                }
+            };
+            chosen[i] = encode::id_of(action) as i64;
+            self.step_one(i, action, rewards, done)
+                .expect("a legal action is accepted");
+        }
+    }
+}
+
+/// A legal id of `mask`: uniform, or by softmax of `logits` over the legal ids.
+fn sample(mask: &[bool; ACTIONS], logits: Option<&[f32]>, rng: &mut SplitMix64) -> usize {
+    let legal = mask.iter().filter(|&&b| b).count() as u32;
+    let Some(z) = logits else {
+        let k = below(rng, legal) as usize;
+        return (0..ACTIONS).filter(|&a| mask[a]).nth(k).expect("k < legal");
+    };
+    let top = (0..ACTIONS)
+        .filter(|&a| mask[a])
+        .map(|a| z[a])
+        .fold(f32::NEG_INFINITY, f32::max);
+    let weight = |a: usize| if mask[a] { (z[a] - top).exp() } else { 0.0 };
+    let total: f32 = (0..ACTIONS).map(weight).sum();
+    let mut u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * total;
+    let mut last = 0;
+    for a in (0..ACTIONS).filter(|&a| mask[a]) {
+        last = a;
+        u -= weight(a);
+        if u < 0.0 {
+            return a;
+        }
+    }
+    last
 }
 
 /// Deals when the match awaits a deal.
@@ -219,6 +299,39 @@ impl Batch {
             return Err(err);
         }
         Ok((
+            Array2::from_shape_vec((n, 4), rewards)
+                .expect("sized")
+                .into_pyarray(py),
+            Array1::from_vec(done).into_pyarray(py),
+        ))
+    }
+
+    /// `(actions, rewards, done)` after stepping every game by an action
+    /// drawn in Rust from its legal ones: by softmax of `logits` (float32,
+    /// `(n, ACTION_SPACE)`, e.g. a policy's output; illegal entries are
+    /// ignored), or uniformly without. `seed` seeds the draw.
+    #[pyo3(signature = (logits=None, seed=0))]
+    fn step_sampled<'py>(
+        &mut self,
+        py: Python<'py>,
+        logits: Option<PyReadonlyArray2<'py, f32>>,
+        seed: u64,
+    ) -> PyResult<Sampled<'py>> {
+        let n = self.games.len();
+        let logits = match &logits {
+            Some(l) if l.shape() != [n, ACTIONS] => {
+                return Err(value_error(format!("logits must be ({n}, {ACTIONS})")));
+            }
+            Some(l) => Some(l.as_slice().map_err(value_error)?),
+            None => None,
+        };
+        let mut chosen = vec![0i64; n];
+        let mut rewards = vec![0f32; n * 4];
+        let mut done = vec![false; n];
+        let mut rng = SplitMix64::new(seed);
+        py.detach(|| self.sample_all(logits, &mut rng, (&mut chosen, &mut rewards, &mut done)));
+        Ok((
+            Array1::from_vec(chosen).into_pyarray(py),
             Array2::from_shape_vec((n, 4), rewards)
                 .expect("sized")
                 .into_pyarray(py),

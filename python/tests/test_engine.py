@@ -233,3 +233,38 @@ def test_a_batch_asks_a_house_bot_for_every_game(level):
         batch.step(ids)
     with pytest.raises(b.InvalidRequest):
         batch.decide("grandmaster")
+
+
+def test_step_sampled_draws_legal_actions_uniformly_or_by_the_logits():
+    batch = b.Batch(64, seed=15, max_hands=1)
+    twin = b.Batch(64, seed=15, max_hands=1)
+    logits = np.zeros((64, b.ACTION_SPACE), np.float32)
+    logits[:, 56] = 50.0  # contro whenever it is legal
+    logits[:, 1:49] = np.linspace(0, 5, 48)  # the stronger card index
+    contros = 0
+    for step in range(300):
+        _, mask, _ = batch.observe()
+        actions, rewards, done = batch.step_sampled(logits if step % 2 else None, seed=step)
+        assert mask[np.arange(64), actions].all()
+        # The same draws applied as ids give the same games.
+        r2, d2 = twin.step(actions)
+        np.testing.assert_array_equal(rewards, r2)
+        np.testing.assert_array_equal(done, d2)
+        if step % 2:
+            contros += int((mask[:, 56] & (actions == 56)).sum())
+            assert ((actions == 56) == mask[:, 56]).all()
+    assert contros > 0
+    with pytest.raises(ValueError):
+        batch.step_sampled(np.zeros((3, 60), np.float32))
+
+
+def test_uniform_draws_cover_every_legal_action():
+    batch = b.Batch(1, seed=16, first_dealer=0)
+    _, mask, _ = batch.observe()
+    legal = set(np.flatnonzero(mask[0]))
+    seen = set()
+    for seed in range(200):
+        twin = b.Batch(1, seed=16, first_dealer=0)
+        actions, _, _ = twin.step_sampled(seed=seed)
+        seen.add(int(actions[0]))
+    assert seen == legal and len(legal) >= 5
