@@ -60,7 +60,7 @@ def play_one(server, rng, variant, n):
     tokens = {t["seat"]: t["token"] for t in created["tokens"]}
     game = b.Game(seed=seed, rules=rules)
     same_view(created["view"], game.view(None), f"match {n} created")
-    refusal_at = rng.randrange(60)
+    refusal_at = rng.randrange(40)  # every match has 50 steps or more
     step = 0
     while not game.is_over():
         seat = game.turn
@@ -83,6 +83,7 @@ def play_one(server, rng, variant, n):
         status, history = server.request("GET", f"/v1/matches/{mid}/history", token=token)
         assert history == game.history(seat)
     assert view["scores"] == game.scores() and view["seed"] == seed
+    assert step > refusal_at, "the refusal was checked"
     return step
 
 
