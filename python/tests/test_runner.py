@@ -125,3 +125,33 @@ def test_a_bot_that_misses_the_clock_or_answers_wrong_is_replaced_for_the_move()
         assert action in view["legal_actions"] and runner.fallbacks == 1
         assert time.monotonic() - started < 2.5
         assert any(why in line for line in logs), logs
+
+
+def test_a_shutdown_leaves_no_match_running_when_asked_to_resign(server):
+    config = {
+        "server": f"http://127.0.0.1:{server.port}",
+        "register": {"name": "runner-shutdown"},
+        "bot": {"house": "random"},
+        "queue": {"variant": "pairs", "rated": False,
+                  "fill_with_house_bots_after_s": 0, "fill_level": "random"},
+        "concurrency": 2,
+        "matches": 0,
+        "on_shutdown": "resign",
+    }
+    logs = []
+    runner = Runner(config, log=logs.append)
+    runner.choose = lambda view: (runner.shutdown() if not runner.stop.is_set() else None) or view["legal_actions"][0]
+    result = {}
+    worker = threading.Thread(target=lambda: result.update(finished=runner.run()), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), logs
+    assert runner.stop.is_set() and not runner.ongoing
+    for event in result["finished"]:
+        status, view = server.request("GET", f"/v1/matches/{event['match_id']}", token=runner.api.key)
+        assert view["phase"] == "match_over"
+    assert any(e["match_id"] for e in result["finished"])
+    assert any(m.get("ended_by") for m in [
+        server.request("GET", f"/v1/matches/{e['match_id']}", token=runner.api.key)[1]
+        for e in result["finished"]
+    ])
