@@ -4,7 +4,7 @@
 //! match is over, the seed. Every output type here is built from a
 //! [`Match`] for a viewer; none of them carries a hidden card.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::action::{Action, EndedBy};
 use super::card::{Card, CardSet};
@@ -21,7 +21,7 @@ use super::trick::Trick;
 use super::variant::Rules;
 
 /// A card and who played it.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct PlayedCard {
     /// The seat that played it.
     pub seat: Seat,
@@ -30,7 +30,7 @@ pub struct PlayedCard {
 }
 
 /// A trick as shown: who led, the cards in order, and the winner once complete.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TrickView {
     /// The seat that led.
     pub leader: Seat,
@@ -61,7 +61,7 @@ impl TrickView {
 }
 
 /// A trump-phase action as shown.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct ChoiceView {
     /// Who spoke.
     pub seat: Seat,
@@ -80,7 +80,7 @@ impl From<&ChoiceRecord> for ChoiceView {
 
 /// The game part of a seat's view (the service adds match id, version,
 /// seats and clocks).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GameView {
     /// The options of the match.
     pub rules: Rules,
