@@ -252,6 +252,65 @@ async fn a_group_across_bands_left_half_formed_is_finished_by_the_next_pass(back
     }
 }
 
+/// Tickets that are not yet within each other's windows across an edge
+/// are seated together once the windows widened: the band is due at the
+/// widening, and its pass then looks across the edge (on memory: the
+/// test moves the tickets' queueing time back instead of waiting).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tickets_across_an_edge_meet_once_their_windows_widen() {
+    let lobby = lobby_for(Backend::Memory).await;
+    let mut queued = Vec::new();
+    for (name, rating) in [("wide-a", 3390.0), ("wide-b", 3510.0), ("wide-c", 3515.0)] {
+        let (_, key) = rated_player(&lobby, name, rating).await;
+        let view = lobby.enqueue(&key, queue_request()).await.unwrap();
+        queued.push((key, view.ticket.id, view.ticket.created_ms));
+    }
+    for (key, id, _) in &queued {
+        let t = lobby.ticket(key, id, 0).await.unwrap();
+        assert_eq!(t.ticket.status, TicketStatus::Waiting, "120 apart, ±100");
+    }
+    // Band 16 is due at its ticket's first widening.
+    let due_id = format!("{}.due", Shard::of(VARIANT, true, 3390.0).id());
+    let due = lobby
+        .store()
+        .get(Doc::QueuePool, &due_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let due: serde_json::Value = serde_json::from_str(&due.state).unwrap();
+    assert_eq!(due["due_ms"].as_u64(), Some(queued[0].2 + 10_000), "{due}");
+    // Ten seconds later (moved back): ±150, and the pass seats all three.
+    for band in [16, 17] {
+        let id = Shard::of(VARIANT, true, 0.0).at(band).id();
+        let snap = lobby
+            .store()
+            .get(Doc::QueuePool, &id)
+            .await
+            .unwrap()
+            .unwrap();
+        let mut pool: PoolRecord = decode(&snap.state).unwrap();
+        for e in &mut pool.waiting {
+            e.created_ms -= 10_000;
+        }
+        let state = encode(&pool).unwrap();
+        let store = lobby.store();
+        assert!(
+            store
+                .replace(Doc::QueuePool, &id, snap.version, &state, None)
+                .await
+                .unwrap()
+        );
+    }
+    lobby.pass(VARIANT, true).await.unwrap();
+    let mut matches = HashSet::new();
+    for (key, id, _) in &queued {
+        let t = lobby.ticket(key, id, 0).await.unwrap();
+        assert_eq!(t.ticket.status, TicketStatus::Matched, "{id}");
+        matches.insert(t.ticket.match_id.unwrap());
+    }
+    assert_eq!(matches.len(), 1);
+}
+
 all_stores!(
     a_group_across_bands_left_half_formed_is_finished_by_the_next_pass,
     tickets_across_a_band_edge_are_seated_together,

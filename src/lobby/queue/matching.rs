@@ -137,8 +137,9 @@ impl Lobby {
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
     ) -> Result<(PoolRecord, PassReport), Error> {
         let (pool, report, older) = self.shard_write(shard, change).await?;
-        // A newcomer may complete a group anchored by an older ticket of
-        // a neighbouring band: that band's pass forms it.
+        // A newcomer, or a window just widened, may complete a group
+        // anchored by an older ticket of a neighbouring band: that band's
+        // pass forms it.
         for band in older {
             self.shard_write(shard.at(band), |_| Ok(false)).await?;
         }
@@ -146,7 +147,8 @@ impl Lobby {
     }
 
     /// [`pool_write`](Self::pool_write) on one shard; answers besides the
-    /// neighbouring bands to pass now, if `change` added a ticket.
+    /// neighbouring bands holding an older ticket that one of the tickets
+    /// looked at across the edges may sit with (their pass forms it).
     async fn shard_write(
         &self,
         shard: Shard,
@@ -192,15 +194,7 @@ impl Lobby {
         if let Err(e) = self.after_write(shard, &pool, &expired).await {
             tracing::warn!(pool = %shard.id(), error = %e, "queue pass left work for the next pass");
         }
-        Ok((
-            pool,
-            report,
-            if fresh.is_some() {
-                older
-            } else {
-                BTreeSet::new()
-            },
-        ))
+        Ok((pool, report, older))
     }
 
     /// What follows a write to `shard` (as written: `pool`): the

@@ -13,8 +13,9 @@
 //! of two shards that each see the other's ticket, only the shard of the
 //! older one forms the group, and they never borrow from each other for
 //! one group. A newcomer that an older neighbour's ticket could sit with
-//! makes that neighbour pass at once; a window that widens to the edge
-//! later makes the shard due then ([`edge_due`]).
+//! makes that neighbour pass at once (so does a pass that finds one when
+//! nothing joined); a window that reaches the edge, and each widening
+//! after that, makes the shard due then ([`edge_due`]).
 //!
 //! A group with another shard's tickets spans documents (slots), so it
 //! is formed in steps, each one compare-and-set, with the intent durable
@@ -39,7 +40,7 @@
 
 use std::collections::BTreeSet;
 
-use super::pass::{compatible, earliest, widened_at, window};
+use super::pass::{WINDOW_EVERY_MS, WINDOW_MAX, compatible, earliest, widened_at, window};
 use super::record::{
     CLOSED_KEEP_MS, Closed, Entry, Formed, Import, ImportState, Lent, PoolRecord, Shard, band_of,
 };
@@ -49,16 +50,31 @@ use crate::lobby::store::Doc;
 use crate::lobby::update::{Step, upsert};
 use crate::service::{Error, clock_now_ms};
 
-/// When a waiting ticket of `pool` (shard `shard`) first has a window
-/// reaching its band's nearest edge, if later than `now`: the shard must
-/// then look across it.
+/// When shard `shard` (holding `pool`) must look across its edges again
+/// as of `now`: for each waiting ticket, when its window first reaches
+/// the band's nearest edge, or, once it has, its next widening (which may
+/// bring a neighbour's ticket within both windows); `None` if no window
+/// can change anything.
 pub(super) fn edge_due(shard: Shard, pool: &PoolRecord, now: u64) -> Option<u64> {
     let (lo, hi) = shard.bounds();
     pool.waiting
         .iter()
-        .filter_map(|e| widened_at(e.created_ms, (e.rating - lo).min(hi - e.rating)))
-        .filter(|&t| t > now)
+        .filter_map(
+            |e| match widened_at(e.created_ms, (e.rating - lo).min(hi - e.rating)) {
+                Some(t) if t > now => Some(t),
+                Some(_) => next_widening(e.created_ms, now),
+                None => None,
+            },
+        )
         .fold(None, |acc, t| earliest(acc, Some(t)))
+}
+
+/// The next time after `now` a ticket queued at `created` has a wider
+/// window, if it can widen further.
+fn next_widening(created: u64, now: u64) -> Option<u64> {
+    let waited = now.saturating_sub(created);
+    (window(waited) < WINDOW_MAX)
+        .then(|| created + (waited / WINDOW_EVERY_MS + 1) * WINDOW_EVERY_MS)
 }
 
 /// The range of ratings `entries` may sit with as of `now`.
@@ -298,5 +314,53 @@ impl Lobby {
         )
         .await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn waiting(rating: f64, created_ms: u64) -> PoolRecord {
+        let e = Entry {
+            ticket: "t".into(),
+            players: vec!["p".into()],
+            bots: vec![true],
+            rating,
+            accept_bots: true,
+            only_bots: false,
+            fill_at_ms: None,
+            fill_level: None,
+            created_ms,
+            expires_ms: created_ms + 600_000,
+        };
+        PoolRecord {
+            waiting: vec![e],
+            ..PoolRecord::default()
+        }
+    }
+
+    #[test]
+    fn a_shard_is_due_at_each_widening_of_a_window_across_its_edge() {
+        let shard = Shard::of(Variant::Pairs, true, 1500.0);
+        assert_eq!(shard.bounds(), (1400.0, 1600.0));
+        // A band is 200 wide: every window (±100 at first) reaches an
+        // edge, so the shard is due at each widening.
+        let near = waiting(1520.0, 1_000);
+        assert_eq!(edge_due(shard, &near, 1_000), Some(11_000));
+        assert_eq!(edge_due(shard, &near, 15_000), Some(21_000));
+        assert_eq!(edge_due(shard, &waiting(1500.0, 0), 5_000), Some(10_000));
+        // The outer bands are open on their outer side.
+        let top = Shard::of(Variant::Pairs, true, 9000.0);
+        assert_eq!(top.bounds().1, f64::INFINITY);
+        assert_eq!(
+            edge_due(top, &waiting(9000.0, 0), 0),
+            None,
+            "no edge in reach ever"
+        );
+        // At the widest window nothing changes any more.
+        assert_eq!(edge_due(shard, &waiting(1500.0, 0), 10_000_000), None);
+        assert_eq!(edge_due(shard, &PoolRecord::default(), 0), None);
     }
 }
