@@ -19,6 +19,7 @@ pub struct LobbyCore {
     store: Arc<dyn LobbyStore>,
     pub(super) settled: Settled,
     pub(super) turns: super::turns::Turns,
+    pub(super) joins: super::turns::Batches<super::queue::JoinReq>,
 }
 
 impl LobbyCore {
@@ -28,6 +29,7 @@ impl LobbyCore {
             store,
             settled: Settled::default(),
             turns: super::turns::Turns::default(),
+            joins: super::turns::Batches::default(),
         }
     }
 

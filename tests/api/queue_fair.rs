@@ -483,7 +483,10 @@ async fn tickets_that_cannot_match_anyone_cost_a_pass_nothing(backend: Backend) 
         .unwrap();
     let due: Value = serde_json::from_str(&due.state).unwrap();
     let due_ms = due["due_ms"].as_u64().unwrap();
-    assert!(due_ms > before && due_ms <= clock_now_ms() + 10_000, "{due}");
+    assert!(
+        due_ms > before && due_ms <= clock_now_ms() + 10_000,
+        "{due}"
+    );
     // Eight bots that want only bots are matched among themselves, the
     // pass reading only them.
     let mut tickets = Vec::new();

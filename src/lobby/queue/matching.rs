@@ -19,9 +19,11 @@
 //! [`run_pass`]: super::pass::run_pass
 //! [`start_formed`]: Lobby::start_formed
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 
-use super::pass::{Pass, earliest, run_pass};
+use tokio::sync::OwnedMutexGuard;
+
+use super::pass::earliest;
 use super::record::{
     BANDS, DueRecord, Entry, Formed, PoolRecord, Shard, TicketStatus, due_id, shards,
 };
@@ -29,10 +31,10 @@ use super::shards::edge_due;
 use crate::lobby::Lobby;
 use crate::lobby::records::{self, PlayerEvent};
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, Updated, upsert};
+use crate::lobby::update::{Step, upsert};
 use crate::rating;
 use crate::rules::Variant;
-use crate::service::{Error, NewMatch, NewSeat, SeatKind, clock_now_ms, random_bytes};
+use crate::service::{Error, NewMatch, NewSeat, SeatKind, clock_now_ms};
 
 /// What a matching pass over a pool did, as counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,30 +96,6 @@ impl Lobby {
         Ok(())
     }
 
-    /// Records when shard `pid` is due, as found by the pass over its
-    /// version `version`, unless a pass over a later version was recorded
-    /// first. A failure is logged: the shard is passed again on its next
-    /// change.
-    async fn record_due(&self, pid: &str, version: u64, due_ms: Option<u64>) {
-        let recorded = upsert(
-            self.store(),
-            Doc::QueuePool,
-            &due_id(pid),
-            |_| None,
-            |d: &mut DueRecord| {
-                if d.version > version || (d.version == version && d.due_ms == due_ms) {
-                    return Ok(Step::Keep(()));
-                }
-                *d = DueRecord { version, due_ms };
-                Ok(Step::Write(()))
-            },
-        )
-        .await;
-        if let Err(e) = recorded {
-            tracing::warn!(pool = pid, error = %e, "queue due time not recorded");
-        }
-    }
-
     /// Changes a shard with `change` (which says whether it changed
     /// anything) and runs a matching pass, in one write (none if neither
     /// changed anything); when its tickets' windows reach past its band,
@@ -136,12 +114,26 @@ impl Lobby {
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
     ) -> Result<(PoolRecord, PassReport), Error> {
-        let (pool, report, older) = self.shard_write(shard, change).await?;
+        self.pool_write_in(shard, change, None).await
+    }
+
+    /// [`pool_write`](Self::pool_write), its first write made in `turn`
+    /// when the caller holds the shard's turn already.
+    pub(super) async fn pool_write_in(
+        &self,
+        shard: Shard,
+        change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+        turn: Option<OwnedMutexGuard<()>>,
+    ) -> Result<(PoolRecord, PassReport), Error> {
+        let (pool, report, older) = self.shard_write(shard, change, turn).await?;
         // A newcomer, or a window just widened, may complete a group
         // anchored by an older ticket of a neighbouring band: that band's
         // pass forms it.
+        // The write is made: a failure here is left to the next pass.
         for band in older {
-            self.shard_write(shard.at(band), |_| Ok(false)).await?;
+            if let Err(e) = self.shard_write(shard.at(band), |_| Ok(false), None).await {
+                tracing::warn!(pool = %shard.at(band).id(), error = %e, "queue pass left for later");
+            }
         }
         Ok((pool, report))
     }
@@ -153,8 +145,9 @@ impl Lobby {
         &self,
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
+        turn: Option<OwnedMutexGuard<()>>,
     ) -> Result<(PoolRecord, PassReport, BTreeSet<u32>), Error> {
-        let (mut written, fresh) = self.write_pass(shard, change, &[]).await?;
+        let (mut written, fresh) = self.write_pass(shard, change, &[], turn).await?;
         let mut expired = std::mem::take(&mut written.answer.expired);
         let mut report = PassReport {
             examined: written.answer.examined,
@@ -171,13 +164,27 @@ impl Lobby {
                 .collect(),
             None => written.record.waiting.clone(),
         };
-        let (foreign, older) = self.foreign_in_reach(shard, &focus, now).await?;
+        // The write is made: from here on a failure is logged and left
+        // to the next pass (the band stays due), never answered.
+        let (foreign, older) = match self.foreign_in_reach(shard, &focus, now).await {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(pool = %shard.id(), error = %e, "queue pass across edges left for later");
+                (Vec::new(), BTreeSet::new())
+            }
+        };
         if !foreign.is_empty() {
-            let again = self.write_pass(shard, |_| Ok(false), &foreign).await?.0;
-            written = again;
-            expired.append(&mut written.answer.expired);
-            report.examined += written.answer.examined;
-            report.formed += written.answer.formed.len() + written.answer.imports.len();
+            match self.write_pass(shard, |_| Ok(false), &foreign, None).await {
+                Ok((again, _)) => {
+                    written = again;
+                    expired.append(&mut written.answer.expired);
+                    report.examined += written.answer.examined;
+                    report.formed += written.answer.formed.len() + written.answer.imports.len();
+                }
+                Err(e) => {
+                    tracing::warn!(pool = %shard.id(), error = %e, "queue pass across edges left for later");
+                }
+            }
         }
         let (pool, pass) = (written.record, written.answer);
         report.waiting = pool.waiting.len();
@@ -223,55 +230,6 @@ impl Lobby {
             self.finish_formed(shard, f).await?;
         }
         Ok(())
-    }
-
-    /// One compare-and-set of shard `shard`: `change`, then a matching
-    /// pass with `foreign` tickets in reach. Answers the shard as written
-    /// (or found), the pass, and, if `change` changed anything, the
-    /// tickets it added.
-    ///
-    /// # Errors
-    /// As [`pool_write`](Self::pool_write).
-    async fn write_pass(
-        &self,
-        shard: Shard,
-        mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
-        foreign: &[Entry],
-    ) -> Result<(Updated<PoolRecord, Pass>, Option<Vec<String>>), Error> {
-        let mut fresh = None;
-        let _turn = self.core.turns.take(&shard.id()).await;
-        let written = upsert(
-            self.store(),
-            Doc::QueuePool,
-            &shard.id(),
-            |_| None,
-            |pool: &mut PoolRecord| {
-                let before: HashSet<String> =
-                    pool.waiting.iter().map(|e| e.ticket.clone()).collect();
-                let changed = change(pool)?;
-                fresh = changed.then(|| {
-                    (pool.waiting.iter())
-                        .filter(|e| !before.contains(&e.ticket))
-                        .map(|e| e.ticket.clone())
-                        .collect()
-                });
-                let pass = run_pass(pool, shard.variant, clock_now_ms(), foreign, || {
-                    Ok(hex::encode(random_bytes::<12>()?))
-                })?;
-                let passed =
-                    !pass.formed.is_empty() || !pass.imports.is_empty() || !pass.expired.is_empty();
-                Ok(if changed || passed {
-                    Step::Write(pass)
-                } else {
-                    Step::Keep(pass)
-                })
-            },
-        )
-        .await?;
-        for f in &written.answer.formed {
-            tracing::info!(match_id = %f.match_id, pool = %shard.id(), "queue formed a match");
-        }
-        Ok((written, fresh))
     }
 
     /// Starts a formed match (once), settles its tickets (matched, or

@@ -28,11 +28,15 @@
 //! - `shards.rs`: the pools' rating bands, one document each; the pass
 //!   across a band's edge, and the steps that form a group with another
 //!   band's tickets.
+//! - `joins.rs`: joins to one band filed together and made in one write
+//!   by whoever gets the band's turn.
 //! - `matching.rs`: the pass on the stored shards (one, a pool's, or
 //!   every due one for the housekeeping), and finishing what it formed:
 //!   `start_formed` creates the match, then its tickets are settled and
 //!   the entry dropped from its pool.
 //! - `tickets.rs`: writes to one ticket and to one player's marker.
+//! - `write.rs`: one write to a band (its change and pass, in its turn)
+//!   and the band's due time.
 //!
 //! What it may import: the lobby's shared parts (`lobby::{core, update,
 //! records, store}` and the [`Lobby`] handle it adds its operations to),
@@ -42,6 +46,7 @@
 //!
 //! [`Lobby`]: crate::lobby::Lobby
 
+mod joins;
 mod lanes;
 mod matching;
 mod ops;
@@ -50,7 +55,9 @@ mod pass;
 mod record;
 mod shards;
 mod tickets;
+mod write;
 
+pub(crate) use joins::JoinReq;
 pub use matching::PassReport;
 pub use ops::{Enqueue, TicketView};
 pub use party::{PARTY_LIFE_S, PartyView};

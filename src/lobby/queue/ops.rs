@@ -220,19 +220,8 @@ impl Lobby {
             claimed.push(p.id.as_str());
         }
         let cap = self.svc.limits().max_queue_tickets;
-        let joined = self
-            .pool_write(Shard::of(req.variant, req.rated, entry.rating), |pool| {
-                if pool.waiting.len() >= cap {
-                    crate::service::metrics::metrics().limit_hit("queue_full");
-                    return Err(Error::QueueFull(format!(
-                        "this pool's rating band holds {cap} waiting tickets, as many as it may; \
-                         nothing was queued, retry later"
-                    )));
-                }
-                pool.waiting.push(entry.clone());
-                Ok(true)
-            })
-            .await;
+        let shard = Shard::of(req.variant, req.rated, entry.rating);
+        let joined = self.join_band(shard, entry, cap).await;
         let position = match joined {
             Ok((pool, _)) => pool.waiting.iter().position(|e| e.ticket == id),
             Err(e) => return self.withdraw(&claimed, &id, e).await,
