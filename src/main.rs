@@ -79,6 +79,7 @@ fn main() -> std::process::ExitCode {
         }
         Some(Command::Arena(args)) => botifarra::arena::main(&args),
         Some(Command::Calibrate(args)) => calibrate(&args),
+        Some(Command::Solve(args)) => bench::solve::main(&args),
         Some(Command::Serve(args)) => serve(args),
         None => serve(cli.serve),
     }

@@ -40,6 +40,32 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
     sure
 }
 
+/// The points of the strongest trumps still in play that the seats of
+/// `ours` (a mask of seats) hold, from the top down to the first held by
+/// another seat, and one trick when there is one: wherever each is played,
+/// the trick goes to a seat of `ours` (only a stronger trump beats it).
+pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
+    let Some(t) = pos.trump else { return 0 };
+    let mut mine = CardSet::EMPTY;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        if ours & (1 << i) != 0 {
+            mine = mine | h;
+        }
+    }
+    let mut suit = pos.alive() & t.mask();
+    let mut sure = 0;
+    let mut any = 0;
+    while let Some(top) = highest(suit) {
+        if !mine.contains(top) {
+            break;
+        }
+        sure += i32::from(top.points());
+        any = 1;
+        suit.remove(top);
+    }
+    sure + any
+}
+
 /// The points of at most `most` masters of `hand` in a suit whose cards in
 /// play are `suit`, cashed from the top.
 fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> i32 {

@@ -4,7 +4,7 @@
 
 use crate::rules::{Card, HandState, Rules, Seat, Side, Suit};
 
-use super::bounds::sure_points;
+use super::bounds::{sure_points, top_trumps};
 use super::order::ordered;
 use super::pos::Pos;
 use super::table::{Key, Table, decode, encode};
@@ -17,6 +17,8 @@ pub struct DealSolver {
     context: Option<(Option<Suit>, Side)>,
     pub(super) pos: Pos,
     side: Side,
+    /// The seats of `side`, a bit each.
+    seats: u8,
     budget: u64,
     /// Positions visited so far (over every search of this solver).
     pub nodes: u64,
@@ -41,16 +43,24 @@ impl DealSolver {
             context: None,
             pos: Pos::new(rules, &h),
             side: 0,
+            seats: 0,
             budget: u64::MAX,
             nodes: 0,
             aborted: false,
         }
     }
 
-    /// Stops every later search once `nodes` positions in all were visited
-    /// (it then answers `None`).
+    /// Stops the searches once `nodes` more positions were visited (they
+    /// then answer `None`).
     pub fn set_budget(&mut self, nodes: u64) {
-        self.budget = nodes;
+        self.budget = self.nodes.saturating_add(nodes);
+        self.aborted = false;
+    }
+
+    /// Forgets every position searched so far (a benchmark's deals then
+    /// cost what they would alone).
+    pub fn clear(&mut self) {
+        self.table.clear();
     }
 
     /// Sets the root position and the side searched for; a new trump or
@@ -62,6 +72,10 @@ impl DealSolver {
         }
         self.pos = Pos::new(&self.rules, h);
         self.side = self.pos.table.side(seat);
+        let table = self.pos.table;
+        self.seats = (0..table.seats)
+            .filter(|&s| table.side(s) == self.side)
+            .fold(0, |a, s| a | 1 << s);
         let context = Some((self.pos.trump, self.side));
         if context != self.context {
             self.table.clear();
@@ -151,12 +165,21 @@ impl DealSolver {
         if !self.pos.trick.is_empty() {
             return self.moves(need, None).0;
         }
-        let sure = sure_points(&self.pos);
         let leading = self.pos.table.side(self.pos.turn) == self.side;
-        if leading && need <= sure {
+        let lead_sure = sure_points(&self.pos);
+        let (ours, theirs) = (
+            top_trumps(&self.pos, self.seats),
+            top_trumps(&self.pos, !self.seats),
+        );
+        let (lo, theirs) = if leading {
+            (lead_sure.max(ours), theirs)
+        } else {
+            (ours, lead_sure.max(theirs))
+        };
+        if need <= lo {
             return true;
         }
-        if !leading && need > self.pos.left - sure {
+        if need > self.pos.left - theirs {
             return false;
         }
         let key = Key::of(&self.pos);
