@@ -5,8 +5,18 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use botifarra::bots::dds::{DealSolver, seeded_endgame};
-use botifarra::config::SolveArgs;
 use botifarra::rules::{HandState, Rules};
+
+/// The options of `botifarra solve` (the command line's, read by `main`).
+pub struct SolveArgs {
+    pub variant: botifarra::rules::Variant,
+    pub seed: u64,
+    pub played: u32,
+    pub forced: bool,
+    pub must_trump: bool,
+    pub bench: Option<u64>,
+    pub table_bits: u32,
+}
 
 /// Runs the command.
 pub fn main(args: &SolveArgs) -> ExitCode {

@@ -44,7 +44,7 @@ pub fn seeded_deal(rules: &Rules, seed: u64) -> HandState {
 pub fn seeded_endgame(rules: &Rules, seed: u64, tricks: u32, on_table: usize) -> HandState {
     let mut h = seeded_deal(rules, seed);
     let table = rules.variant.table();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5EED_0F_E1D);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x0005_EED0_FE1D);
     let to_play = (12 - tricks.min(12)) as usize * table.seats as usize + on_table;
     for _ in 0..to_play {
         let legal = h.legal_cards(rules, table);

@@ -39,8 +39,40 @@ mod tests;
 pub use deals::{seeded_deal, seeded_endgame};
 pub use search::DealSolver;
 
+use std::cell::RefCell;
+
 use crate::rules::scoring::over_threshold;
-use crate::rules::{HandState, Seat};
+use crate::rules::{Card, HandState, Rules, Seat};
+
+/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2.5 MiB a
+/// thread).
+const HERE_BITS: u32 = 16;
+
+thread_local! {
+    /// This thread's solver for [`solve_each_here`].
+    static HERE: RefCell<Option<DealSolver>> = const { RefCell::new(None) };
+}
+
+/// [`DealSolver::solve_each`] of `h` with this thread's solver (made once
+/// per thread and rules, its table kept between calls: what it holds are
+/// facts about positions), within `budget` positions; and the positions
+/// visited.
+pub fn solve_each_here(
+    rules: &Rules,
+    h: &HandState,
+    budget: u64,
+) -> (Option<Vec<(Card, i32)>>, u64) {
+    HERE.with_borrow_mut(|here| {
+        let solver = match here {
+            Some(s) if s.rules() == rules => s,
+            _ => here.insert(DealSolver::with_table_bits(rules, HERE_BITS)),
+        };
+        let before = solver.nodes;
+        solver.set_budget(budget);
+        let values = solver.solve_each(h);
+        (values, solver.nodes - before)
+    })
+}
 
 impl DealSolver {
     /// What `seat`'s side records from the hand `h` (a hand in play, its

@@ -57,6 +57,11 @@ impl DealSolver {
         self.aborted = false;
     }
 
+    /// The rules the solver plays by.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     /// Forgets every position searched so far (a benchmark's deals then
     /// cost what they would alone).
     pub fn clear(&mut self) {
