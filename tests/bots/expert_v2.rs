@@ -29,7 +29,7 @@ const QUICK_V2: ExpertBot = ExpertBot {
 #[test]
 fn expert_v2_solves_whole_deals_from_its_first_trick_on() {
     assert_eq!(ExpertBot::V2.pairs.search, Search::Whole);
-    assert!(ExpertBot::V2.pairs.max_tricks > ExpertBot::DEFAULT.pairs.max_tricks);
+    const { assert!(ExpertBot::V2.pairs.max_tricks > ExpertBot::DEFAULT.pairs.max_tricks) };
     let heuristic = bots::by_name("heuristic").unwrap();
     let plan = QUICK_V2.pairs;
     for n in 0..2u8 {
