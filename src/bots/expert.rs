@@ -149,16 +149,16 @@ impl ExpertBot {
 
 impl ExpertBot {
     /// `expert-v2`: the house budget, but in the pairs game each sampled
-    /// deal is solved by the whole-hand solver ([`super::dds`]) from 8
-    /// tricks left on (the Monte Carlo player decides before), at most 20
-    /// deals and 3,000,000 positions a decision. The individual variants'
+    /// deal is solved by the whole-hand solver ([`super::dds`]) from 7
+    /// tricks left on (the Monte Carlo player decides before), at most 40
+    /// deals and 4,000,000 positions a decision. The individual variants'
     /// plans are the house ones.
     pub const V2: ExpertBot = ExpertBot {
         pairs: Plan {
             search: Search::Whole,
-            samples: 20,
-            nodes: 3_000_000,
-            max_tricks: 8,
+            samples: 40,
+            nodes: 4_000_000,
+            max_tricks: 7,
             ..ExpertBot::DEFAULT.pairs
         },
         ..ExpertBot::DEFAULT
