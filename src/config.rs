@@ -37,8 +37,40 @@ pub enum Command {
     },
     /// Play two bots against each other over duplicate deals.
     Arena(crate::arena::ArenaArgs),
+    /// Solve a seeded deal exactly: the value of every legal card, or a
+    /// benchmark of the whole-deal solver.
+    Solve(SolveArgs),
     /// Fit the expert's bidding model to a house bot's bidding and print it.
     Calibrate(CalibrateArgs),
+}
+
+/// Options of `solve`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// `pairs`, `abarrotada` or `abarrotada3`.
+    #[arg(long, default_value = "pairs", value_parser = crate::arena::parse_variant)]
+    pub variant: crate::rules::Variant,
+    /// Seed of the deal (its cards, its trump, the random cards played).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random legal cards played from the deal before the position solved.
+    #[arg(long, default_value_t = 0)]
+    pub played: u32,
+    /// Forced mode (pairs only).
+    #[arg(long)]
+    pub forced: bool,
+    /// Must-trump.
+    #[arg(long)]
+    pub must_trump: bool,
+    /// Benchmark instead: solve the whole deals of this many seeds (from
+    /// `--seed` on) and print mean, p95 and max milliseconds a deal and
+    /// the positions searched per second.
+    #[arg(long)]
+    pub bench: Option<u64>,
+    /// The solver's transposition table holds `2^table_bits` entries of
+    /// 40 bytes (18: the library's default, 10 MiB).
+    #[arg(long, default_value_t = 18)]
+    pub table_bits: u32,
 }
 
 /// Options of `calibrate`.

@@ -79,6 +79,15 @@ fn main() -> std::process::ExitCode {
         }
         Some(Command::Arena(args)) => botifarra::arena::main(&args),
         Some(Command::Calibrate(args)) => calibrate(&args),
+        Some(Command::Solve(a)) => bench::solve::main(&bench::solve::SolveArgs {
+            variant: a.variant,
+            seed: a.seed,
+            played: a.played,
+            forced: a.forced,
+            must_trump: a.must_trump,
+            bench: a.bench,
+            table_bits: a.table_bits,
+        }),
         Some(Command::Serve(args)) => serve(args),
         None => serve(cli.serve),
     }

@@ -34,7 +34,7 @@ impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
     /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`
     /// for a Monte Carlo bot with that budget (and rollout policy),
-    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply]`
+    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole]`
     /// for an expert bot with that budget per card decision (`plain`:
     /// without the bidding inference; the last: the individual variants'
     /// search), or an `http://` URL for an external bot.
@@ -82,6 +82,12 @@ impl Player {
                 }));
             }
         }
+        // Fixed versions of the expert, for measuring one against another.
+        match name {
+            "expert-v1" => return Ok(Player::Expert(ExpertBot::DEFAULT)),
+            "expert-v2" => return Ok(Player::Expert(ExpertBot::V2)),
+            _ => {}
+        }
         if let Some(budget) = name.strip_prefix("expert:") {
             return expert(budget).ok_or_else(|| ArenaError::UnknownBot(name.to_string()));
         }
@@ -122,12 +128,13 @@ impl Player {
 }
 
 /// The expert player of
-/// `<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply]`,
+/// `<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole]`,
 /// without the wall-clock cap (its Monte Carlo player keeps its own). The
 /// samples, nodes and `max_tricks` apply to every variant's plan; `plain`
 /// turns off the bidding inference of the pairs game (the individual
 /// variants never use it); the search names the individual variants'
-/// search (the pairs game's is always two-sided).
+/// search (the pairs game's is two-sided, except `whole`: the whole-hand
+/// solver in every variant).
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
     let [samples, nodes, options @ ..] = parts.as_slice() else {
@@ -151,6 +158,7 @@ fn expert(budget: &str) -> Option<Player> {
         ["twosided"] => Some(Search::TwoSided),
         ["maxn"] => Some(Search::MaxN),
         ["reply"] => Some(Search::Reply),
+        ["whole"] => Some(Search::Whole),
         _ => return None,
     };
     let mut bot = ExpertBot {
@@ -166,6 +174,9 @@ fn expert(budget: &str) -> Option<Player> {
     });
     if plain {
         bot.pairs.monte_carlo.infer = false;
+    }
+    if search == Some(Search::Whole) {
+        bot.pairs.search = Search::Whole;
     }
     if let Some(search) = search {
         bot.abarrotada.search = search;

@@ -8,6 +8,8 @@
 //! play rules (follow suit, beat an opponent) on bare masks: the measure of
 //! what the engine's bookkeeping costs.
 
+pub mod solve;
+
 use std::io::Write;
 use std::time::{Duration, Instant};
 

@@ -64,6 +64,9 @@ pub enum Search {
     /// the others play the heuristic player's card from what each of them
     /// would know.
     Reply,
+    /// The whole-hand solver ([`super::dds`]): the seat's side against the
+    /// others together, on hand points, from any trick on.
+    Whole,
 }
 
 /// The expert's plan for one variant.
@@ -141,6 +144,24 @@ impl ExpertBot {
         },
         min_samples: 10,
         max_ms: 100,
+    };
+}
+
+impl ExpertBot {
+    /// `expert-v2`: the house budget, but in the pairs game each sampled
+    /// deal is solved by the whole-hand solver ([`super::dds`]) from 7
+    /// tricks left on (the Monte Carlo player decides before), at most 40
+    /// deals and 4,000,000 positions a decision. The individual variants'
+    /// plans are the house ones.
+    pub const V2: ExpertBot = ExpertBot {
+        pairs: Plan {
+            search: Search::Whole,
+            samples: 40,
+            nodes: 4_000_000,
+            max_tricks: 7,
+            ..ExpertBot::DEFAULT.pairs
+        },
+        ..ExpertBot::DEFAULT
     };
 }
 
@@ -259,7 +280,7 @@ impl ExpertBot {
 fn deal_spread(view: &GameView, search: Search, root: &HandState) -> f64 {
     let taken: i64 = view.points_taken.iter().map(|&p| i64::from(p)).sum();
     let left = (72 - taken).max(0) as f64;
-    if search == Search::TwoSided {
+    if matches!(search, Search::TwoSided | Search::Whole) {
         left * (1.0 + TIE_BREAK)
     } else {
         left * (2.0 * f64::from(root.multiplier(&view.rules)) + TIE_BREAK)
@@ -301,6 +322,15 @@ fn solve_deal(
         Search::Reply => {
             let mut solver = Reply::new(rules, k.seat, budget);
             (solver.solve_each(root, k), solver.nodes)
+        }
+        Search::Whole => {
+            let (values, nodes) = super::dds::solve_each_here(rules, root, budget);
+            let values = values.map(|vs| {
+                vs.into_iter()
+                    .map(|(c, v)| (c, worth(rules, mine, v)))
+                    .collect()
+            });
+            (values, nodes)
         }
     }
 }

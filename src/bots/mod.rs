@@ -17,6 +17,7 @@
 mod bidding;
 pub mod calibrate;
 mod cards;
+pub mod dds;
 mod expert;
 mod heuristic;
 pub mod inference;

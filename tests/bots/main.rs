@@ -4,6 +4,7 @@
 
 mod arena;
 mod expert;
+mod expert_v2;
 mod house_bots;
 
 use botifarra::bots;

@@ -1,0 +1,87 @@
+//! Sure points: what the side of the seat to lead takes whatever the others
+//! do, by cashing its masters (a quick-trick bound).
+//!
+//! The leader holds the strongest trumps still in play: each wins its trick
+//! (led one after the other, the leader keeps the lead). Then, suit by
+//! suit, the leader's masters of a plain suit: the `j`-th wins when every
+//! other seat that still holds a trump also holds at least `j` cards of the
+//! suit (it must follow, so it cannot trump). Leading a trump or a master
+//! only ever takes cards of the suit led from a seat that holds a trump, so
+//! the counts of the other suits stay true. Each such trick is worth at
+//! least its master's points and the trick point.
+
+use crate::rules::{CardSet, Suit};
+
+use super::pos::Pos;
+
+/// The hand points the side of the seat to lead (at a trick start) takes
+/// at least.
+pub(super) fn sure_points(pos: &Pos) -> i32 {
+    let leader = pos.turn as usize;
+    let hand = pos.hands[leader];
+    let alive = pos.held();
+    let trumps = pos.trump_mask();
+    let mut sure = 0;
+    if let Some(t) = pos.trump {
+        sure += cash(hand, alive & t.mask(), u32::MAX);
+    }
+    for s in Suit::ALL {
+        if Some(s) == pos.trump {
+            continue;
+        }
+        let mut shortest = u32::MAX;
+        for (i, &h) in pos.hands.iter().enumerate() {
+            if i != leader && !(h & trumps).is_empty() {
+                shortest = shortest.min((h & s.mask()).len());
+            }
+        }
+        sure += cash(hand, alive & s.mask(), shortest);
+    }
+    sure
+}
+
+/// The points of the strongest trumps still in play that the seats of
+/// `ours` (a mask of seats) hold, from the top down to the first held by
+/// another seat, and one trick when there is one: wherever each is played,
+/// the trick goes to a seat of `ours` (only a stronger trump beats it).
+pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
+    let Some(t) = pos.trump else { return 0 };
+    let mut mine = CardSet::EMPTY;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        if ours & (1 << i) != 0 {
+            mine = mine | h;
+        }
+    }
+    let mut suit = pos.alive() & t.mask();
+    let mut sure = 0;
+    let mut any = 0;
+    while let Some(top) = highest(suit) {
+        if !mine.contains(top) {
+            break;
+        }
+        sure += i32::from(top.points());
+        any = 1;
+        suit.remove(top);
+    }
+    sure + any
+}
+
+/// The points of at most `most` masters of `hand` in a suit whose cards in
+/// play are `suit`, cashed from the top.
+fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> i32 {
+    let mut sure = 0;
+    for _ in 0..most.min(12) {
+        let Some(top) = highest(suit) else { break };
+        if !hand.contains(top) {
+            break;
+        }
+        sure += i32::from(top.points()) + 1;
+        suit.remove(top);
+    }
+    sure
+}
+
+/// The strongest card of a set of one suit.
+fn highest(s: CardSet) -> Option<crate::rules::Card> {
+    (!s.is_empty()).then(|| crate::rules::Card::from_index(63 - s.0.leading_zeros() as u8))?
+}

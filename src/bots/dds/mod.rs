@@ -1,0 +1,92 @@
+//! An exact solver of whole hands: every hand known, the hand points
+//! (card points and one per trick) a side takes from any position of the
+//! card play to the end of the hand, with best play by every seat, for
+//! every variant and option.
+//!
+//! - **Rules.** The legal cards are the engine's own narrowing on the
+//!   engine's own trick ([`pos`]); follow suit, beat, must-trump and forced
+//!   mode are exactly the engine's.
+//! - **Scores.** A side records its hand points above the variant's
+//!   threshold (36, 18 or 24) times the multiplier, and nothing at or below
+//!   it (a tie records nothing): a non-decreasing function of its hand
+//!   points, so the play that maximises the points maximises the record,
+//!   and the record of the solved value is the solved record
+//!   ([`DealSolver::record`]). In the pairs game the other team takes the
+//!   rest of the 72; in the individual variants the other seats are
+//!   assumed to play against the solver's seat together ("paranoid").
+//! - **Search.** Zero-window searches ("can the side still take `need`
+//!   points?", [`search`]): a guess, the value beside it, then bisection.
+//! - **Transposition table** at trick starts, keyed on relative ranks
+//!   (zero-point cards renumbered, so positions that differ only by which
+//!   of them are gone share an entry), bounded memory ([`table`]).
+//! - **Sure points** ([`bounds`]): the leader's masters, cashed, settle a
+//!   search before it starts.
+//! - **Move ordering** ([`order`]): the table's card, then masters, cheap
+//!   winners, points onto a partner's trick; equivalent cards once.
+//!
+//! Single-threaded; the only allocation is the table (once) and the answer
+//! of [`DealSolver::solve_each`].
+
+mod bounds;
+mod deals;
+mod order;
+mod pos;
+mod search;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use deals::{seeded_deal, seeded_endgame};
+pub use search::DealSolver;
+
+use std::cell::RefCell;
+
+use crate::rules::scoring::over_threshold;
+use crate::rules::{Card, HandState, Rules, Seat};
+
+/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2.5 MiB a
+/// thread).
+const HERE_BITS: u32 = 16;
+
+thread_local! {
+    /// This thread's solver for [`solve_each_here`].
+    static HERE: RefCell<Option<DealSolver>> = const { RefCell::new(None) };
+}
+
+/// [`DealSolver::solve_each`] of `h` with this thread's solver (made once
+/// per thread and rules, its table kept between calls: what it holds are
+/// facts about positions), within `budget` positions; and the positions
+/// visited.
+pub fn solve_each_here(
+    rules: &Rules,
+    h: &HandState,
+    budget: u64,
+) -> (Option<Vec<(Card, i32)>>, u64) {
+    HERE.with_borrow_mut(|here| {
+        let solver = match here {
+            Some(s) if s.rules() == rules => s,
+            _ => here.insert(DealSolver::with_table_bits(rules, HERE_BITS)),
+        };
+        let before = solver.nodes;
+        solver.set_budget(budget);
+        let values = solver.solve_each(h);
+        (values, solver.nodes - before)
+    })
+}
+
+impl DealSolver {
+    /// What `seat`'s side records from the hand `h` (a hand in play, its
+    /// points so far included) with best play by every seat, before the
+    /// multiplier; `None` past the budget.
+    pub fn record(
+        &mut self,
+        rules: &crate::rules::Rules,
+        h: &HandState,
+        seat: Seat,
+    ) -> Option<u32> {
+        let side = rules.variant.table().side(seat) as usize;
+        let rest = self.value(h, seat)?;
+        let total = i32::from(h.points[side]) + rest;
+        Some(over_threshold(rules, total as u8))
+    }
+}

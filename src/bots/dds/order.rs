@@ -1,0 +1,83 @@
+//! Move ordering: the distinct legal cards of the seat to play, the most
+//! promising first, in a fixed array (no allocation per position).
+
+use crate::rules::{Card, CardSet};
+
+use super::super::solver::representative;
+use super::pos::Pos;
+
+/// At most twelve moves, best guesses first.
+pub(super) struct Moves {
+    cards: [Card; 12],
+    len: usize,
+}
+
+impl Moves {
+    /// The moves in order.
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len]
+    }
+}
+
+/// The distinct legal cards of `pos` (one per run of interchangeable cards),
+/// `hint` first, then by the guess of [`score`]. `beat`: the cards that
+/// would take the lead of the trick.
+pub(super) fn ordered(pos: &Pos, legal: CardSet, beat: CardSet, hint: Option<Card>) -> Moves {
+    let alive = pos.alive();
+    let partner_winning = pos
+        .trick
+        .facing(pos.table, pos.turn)
+        .is_some_and(|f| f.partner_winning);
+    let last = pos.trick.len() + 1 == pos.table.seats as usize;
+    let mut scored = [(0i32, Card::default()); 12];
+    let mut len = 0;
+    for c in legal.iter() {
+        if representative(c, legal, alive) != c || len == 12 {
+            continue;
+        }
+        let s = if Some(c) == hint {
+            10_000
+        } else {
+            score(pos, c, beat.contains(c), partner_winning, last)
+        };
+        // Insertion sort: at most twelve cards.
+        let mut i = len;
+        while i > 0 && scored[i - 1].0 < s {
+            scored[i] = scored[i - 1];
+            i -= 1;
+        }
+        scored[i] = (s, c);
+        len += 1;
+    }
+    let mut cards = [Card::default(); 12];
+    for (d, (_, c)) in cards.iter_mut().zip(&scored[..len]) {
+        *d = *c;
+    }
+    Moves { cards, len }
+}
+
+/// A guess of how good `c` is for the seat to play.
+fn score(pos: &Pos, c: Card, takes: bool, partner_winning: bool, last: bool) -> i32 {
+    let p = i32::from(c.points());
+    let s = i32::from(c.strength());
+    let trump = pos.trump == Some(c.suit());
+    if pos.trick.is_empty() {
+        // Masters and points first; then low cards of long suits.
+        let suit = pos.held() & c.suit_mask();
+        let master = (c.higher_in_suit() & suit).is_empty();
+        return if master {
+            300 + 4 * p
+        } else {
+            s - 4 * p - 20 * i32::from(trump)
+        };
+    }
+    if partner_winning {
+        // Load points on the partner's trick (the last seat surely keeps it).
+        return if last { 100 + 4 * p } else { 100 + 2 * p - s };
+    }
+    if takes {
+        // The cheapest card that takes; trumps after the suit's own cards.
+        return 200 - s - 12 * i32::from(trump) + if last { 4 * p } else { 0 };
+    }
+    -4 * p - s
+}

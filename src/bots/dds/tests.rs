@@ -1,0 +1,192 @@
+//! The solver against an independent plain minimax, against the
+//! last-tricks solver, and its parts against the engine.
+
+use std::collections::HashMap;
+
+use super::deals::{seeded_deal, seeded_endgame};
+use super::pos::Pos;
+use super::table::{Key, decode, encode};
+use super::{DealSolver, bounds::sure_points};
+use crate::bots::solver::Solver;
+use crate::rules::random::random_card;
+use crate::rules::{Card, CardSet, HandState, Rules, Seat, Variant};
+
+/// Endgames compared with the plain minimax (1,000 in a release build).
+const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
+
+/// The `i`-th rule set of the sweep: every variant with no option, forced
+/// mode (pairs only) and must-trump.
+fn rules_of(i: u64) -> Rules {
+    let variant = Variant::ALL[(i % 3) as usize];
+    let option = (i / 3) % 3;
+    Rules {
+        variant,
+        forced: option == 1 && variant == Variant::Pairs,
+        must_trump: option == 2,
+        ..Rules::default()
+    }
+}
+
+/// Plain minimax on the engine's own hand (its legal cards, its scoring):
+/// the hand points `side` takes from `h` on. Trick starts are remembered by
+/// every seat's cards and the leader (nothing else decides the rest).
+fn minimax(
+    rules: &Rules,
+    h: &HandState,
+    side: u8,
+    memo: &mut HashMap<([u64; 4], Seat), i32>,
+) -> i32 {
+    if !h.in_play() {
+        return 0;
+    }
+    let table = rules.variant.table();
+    let key = (h.hands.map(|s| s.0), h.turn);
+    if h.trick.is_empty()
+        && let Some(&v) = memo.get(&key)
+    {
+        return v;
+    }
+    let maximising = table.side(h.turn) == side;
+    let values = each_card(rules, h, side, memo);
+    let v = values.iter().map(|&(_, v)| v);
+    let best = if maximising { v.max() } else { v.min() }.unwrap_or(0);
+    if h.trick.is_empty() {
+        memo.insert(key, best);
+    }
+    best
+}
+
+/// Every legal card of the seat to play and what `side` takes after it.
+fn each_card(
+    rules: &Rules,
+    h: &HandState,
+    side: u8,
+    memo: &mut HashMap<([u64; 4], Seat), i32>,
+) -> Vec<(Card, i32)> {
+    let table = rules.variant.table();
+    let mut out = Vec::new();
+    for c in h.legal_cards(rules, table).iter() {
+        let mut next = h.without_records();
+        next.play_known(table, c);
+        let gained = i32::from(next.points[side as usize]) - i32::from(h.points[side as usize]);
+        out.push((c, gained + minimax(rules, &next, side, memo)));
+    }
+    out
+}
+
+#[test]
+fn every_card_s_value_is_the_plain_minimax_s() {
+    let mut checked = 0;
+    for i in 0..ENDGAMES {
+        let rules = rules_of(i);
+        let table = rules.variant.table();
+        let tricks = 4 + (i / 9) % 3;
+        let on_table = ((i / 27) % u64::from(table.seats)) as usize;
+        let h = seeded_endgame(&rules, i, tricks as u32, on_table);
+        assert!(h.in_play());
+        let side = table.side(h.turn);
+        let expected = each_card(&rules, &h, side, &mut HashMap::new());
+        let mut s = DealSolver::with_table_bits(&rules, 12);
+        let got = s.solve_each(&h).unwrap();
+        assert_eq!(got, expected, "endgame {i} under {rules:?}");
+        checked += got.len();
+    }
+    assert!(checked as u64 > ENDGAMES);
+}
+
+#[test]
+fn it_agrees_with_the_last_tricks_solver() {
+    for i in 0..ENDGAMES {
+        let rules = rules_of(i + 7);
+        let table = rules.variant.table();
+        let on_table = (i % u64::from(table.seats)) as usize;
+        let h = seeded_endgame(&rules, 10_000 + i, 5, on_table);
+        let mut old = Solver::new(&rules, h.turn, u64::MAX);
+        let mut new = DealSolver::new(&rules);
+        assert_eq!(new.solve_each(&h), old.solve_each(&h), "endgame {i}");
+        for seat in 0..table.seats {
+            let mut old = Solver::new(&rules, seat, u64::MAX);
+            let v = old.solve(&h).map(|s| s.value);
+            assert_eq!(new.value(&h, seat), v, "endgame {i}, seat {seat}");
+        }
+    }
+}
+
+#[test]
+fn the_legal_cards_are_the_engine_s() {
+    for i in 0..90 {
+        let rules = rules_of(i);
+        let table = rules.variant.table();
+        let mut h = seeded_deal(&rules, i);
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(i);
+        let mut pos = Pos::new(&rules, &h);
+        while h.in_play() {
+            let legal = h.legal_cards(&rules, table);
+            assert_eq!(pos.legal().0, legal, "deal {i} under {rules:?}");
+            assert_eq!(pos.turn, h.turn);
+            let c = random_card(legal, &mut rng).unwrap();
+            let (_, beat) = pos.legal();
+            pos.play(c, beat.contains(c));
+            h.play_known(table, c);
+            if h.in_play() {
+                assert_eq!(pos.left, Pos::new(&rules, &h).left);
+            }
+        }
+        assert_eq!(pos.left, 0);
+    }
+}
+
+#[test]
+fn keys_forget_only_which_zero_point_cards_are_gone() {
+    let rules = Rules::default();
+    let table = rules.variant.table();
+    let h = seeded_deal(&rules, 3);
+    let pos = Pos::new(&rules, &h);
+    let held = pos.held();
+    for c in held.iter() {
+        assert_eq!(decode(encode(c, held), held), Some(c));
+    }
+    // Two seats swap their lowest cards of a suit: another position.
+    let mut swapped = pos;
+    let (a, b) = (
+        pos.hands[0].lowest().unwrap(),
+        pos.hands[1].lowest().unwrap(),
+    );
+    swapped.hands[0] = CardSet(swapped.hands[0].0 & !a.bit().0) | b.bit();
+    swapped.hands[1] = CardSet(swapped.hands[1].0 & !b.bit().0) | a.bit();
+    assert_ne!(Key::of(&pos), Key::of(&swapped));
+    assert_ne!(Key::of(&pos), Key::of(&Pos { turn: 2, ..pos }));
+    // A trick of zero-point cards played and another with other cards of
+    // the same ranks relative to the rest: the same key when equivalent.
+    let mut h2 = h.without_records();
+    for _ in 0..table.seats {
+        let legal = h2.legal_cards(&rules, table);
+        h2.play_known(table, legal.lowest().unwrap());
+    }
+    let k = Key::of(&Pos::new(&rules, &h2));
+    assert_eq!(k, Key::of(&Pos::new(&rules, &h2)));
+}
+
+#[test]
+fn sure_points_never_exceed_the_value() {
+    for i in 0..60 {
+        let rules = rules_of(i);
+        let h = seeded_endgame(&rules, 500 + i, 4, 0);
+        let pos = Pos::new(&rules, &h);
+        let mut s = DealSolver::new(&rules);
+        let v = s.value(&h, h.turn).unwrap();
+        assert!(sure_points(&pos) <= v, "endgame {i}");
+    }
+}
+
+#[test]
+fn past_the_budget_there_is_no_answer() {
+    let rules = Rules::default();
+    let h = seeded_endgame(&rules, 1, 6, 1);
+    let mut s = DealSolver::new(&rules);
+    s.set_budget(10);
+    assert_eq!(s.solve_each(&h), None);
+    let mut s = DealSolver::new(&rules);
+    assert!(s.solve_each(&h).is_some());
+    assert!(s.nodes > 10);
+}
