@@ -14,6 +14,7 @@ use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, Required, ResponseBui
 
 use super::common_errors::problem_response;
 use super::schema::document::problem_example;
+use super::schema::operations_mut;
 use super::schema::problem::ProblemCode;
 
 /// `(name, integer?, description, example)` of the shared headers.
@@ -94,16 +95,7 @@ pub fn add(api: &mut OpenApi) {
             .insert((*name).to_string(), RefOr::T(header));
     }
     for (path, item) in api.paths.paths.iter_mut() {
-        for op in [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-            &mut item.patch,
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for op in operations_mut(item) {
             add_to(op, path);
         }
     }

@@ -22,14 +22,7 @@ const OPTIONAL_BODIES: &[&str] = &[
 /// Applies the touches to `api`.
 pub fn finish(api: &mut OpenApi) {
     for (path, item) in api.paths.paths.iter_mut() {
-        let ops = [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-            &mut item.patch,
-        ];
-        for op in ops.into_iter().flatten() {
+        for op in super::operations_mut(item) {
             // No security requirement said: the operation takes no token.
             op.security.get_or_insert_with(Vec::new);
             if OPTIONAL_BODIES.contains(&path.as_str())

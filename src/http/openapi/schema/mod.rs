@@ -169,6 +169,21 @@ macro_rules! lend {
 }
 pub(crate) use lend;
 
+/// The operations of a path item, each method that has one.
+pub fn operations_mut(
+    item: &mut utoipa::openapi::path::PathItem,
+) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
+    [
+        &mut item.get,
+        &mut item.post,
+        &mut item.put,
+        &mut item.delete,
+        &mut item.patch,
+    ]
+    .into_iter()
+    .flatten()
+}
+
 pub mod actions;
 pub mod document;
 pub mod events;

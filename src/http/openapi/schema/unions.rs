@@ -19,14 +19,7 @@ pub fn bare_refs(api: &mut OpenApi) {
         components.schemas.values_mut().for_each(walk);
     }
     for item in api.paths.paths.values_mut() {
-        let ops = [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.delete,
-            &mut item.patch,
-        ];
-        ops.into_iter().flatten().for_each(operation);
+        super::operations_mut(item).for_each(operation);
     }
 }
 
