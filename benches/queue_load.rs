@@ -36,20 +36,9 @@ use std::time::{Duration, Instant};
 use reqwest::Client;
 use serde_json::{Value, json};
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_string())
-}
-
-fn num(name: &str, default: u64) -> u64 {
-    arg(name, &default.to_string())
-        .parse()
-        .unwrap_or_else(|_| panic!("{name} takes a number"))
-}
+#[path = "common/args.rs"]
+mod args;
+use args::{arg, num};
 
 async fn post(c: &Client, url: &str, key: Option<&str>, body: Value) -> (u16, Value) {
     let mut req = c.post(url).json(&body);
@@ -270,9 +259,9 @@ async fn run(base: String, tickets: usize, clients: usize, seconds: u64, n_round
     };
     let start = Instant::now();
     let (whole, last) = rounds(&c, &base, n_rounds).await;
-    let burst_matches = num("--burst", 0);
+    let burst_matches = num::<u64>("--burst", 0);
     let burst_rate = if burst_matches > 0 {
-        Some(burst(&c, &base, burst_matches, num("--formers", 16)).await)
+        Some(burst(&c, &base, burst_matches, num::<u64>("--formers", 16)).await)
     } else {
         None
     };
@@ -295,8 +284,8 @@ async fn run(base: String, tickets: usize, clients: usize, seconds: u64, n_round
     if let Some((rate, retries)) = burst_rate {
         println!(
             "burst: {} matches from {} formers, {rate:.1} matches/s, {retries} busy retried",
-            num("--burst", 0),
-            num("--formers", 16)
+            num::<u64>("--burst", 0),
+            num::<u64>("--formers", 16)
         );
     }
 }
@@ -312,10 +301,10 @@ fn main() {
         matches!(host, "127.0.0.1" | "localhost" | "[::1]"),
         "only loopback targets: {base}"
     );
-    let tickets = num("--tickets", 10_000) as usize;
-    let clients = num("--clients", 64) as usize;
-    let seconds = num("--seconds", 20);
-    let n_rounds = num("--rounds", 20);
+    let tickets = num::<usize>("--tickets", 10_000);
+    let clients = num::<usize>("--clients", 64);
+    let seconds = num::<u64>("--seconds", 20);
+    let n_rounds = num::<u64>("--rounds", 20);
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -37,24 +37,9 @@ use botifarra::rules::Variant;
 use botifarra::service::{Limits, Service};
 use botifarra::store::{MatchStore, MemoryLimits, MemoryStore, RedisStore};
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_string())
-}
-
-fn num(name: &str, default: usize) -> usize {
-    arg(name, &default.to_string())
-        .parse()
-        .unwrap_or_else(|_| panic!("{name} takes a number"))
-}
-
-fn flag(name: &str) -> bool {
-    std::env::args().any(|a| a == name)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::{arg, flag, num};
 
 /// The six pools, round robin.
 fn pool(n: usize) -> (Variant, bool) {
@@ -143,9 +128,9 @@ fn spread(n: usize, lo: f64, hi: f64) -> f64 {
 
 fn main() {
     let kind = arg("--store", "memory");
-    let crowd = num("--crowd", 10_000);
-    let players = num("--players", 4000);
-    let clients = num("--clients", 64);
+    let crowd = num::<usize>("--crowd", 10_000);
+    let players = num::<usize>("--players", 4000);
+    let clients = num::<usize>("--clients", 64);
     let spread_out = flag("--spread");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -36,20 +36,9 @@ use botifarra::store::{
 };
 use serde_json::json;
 
-fn arg(name: &str, default: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-        .unwrap_or_else(|| default.to_string())
-}
-
-fn num(name: &str, default: u64) -> u64 {
-    arg(name, &default.to_string())
-        .parse()
-        .unwrap_or_else(|_| panic!("{name} takes a number"))
-}
+#[path = "common/args.rs"]
+mod args;
+use args::{arg, num};
 
 /// A store that notes when each match is first written after its creation.
 struct Recorder {
@@ -313,13 +302,13 @@ fn main() {
         .build()
         .expect("a runtime");
     rt.block_on(async {
-        let matches = num("--matches", 1000) as usize;
+        let matches = num::<usize>("--matches", 1000);
         if matches > 0 {
-            lateness(matches, num("--timeout-ms", 3000)).await;
+            lateness(matches, num::<u64>("--timeout-ms", 3000)).await;
         }
-        let bots = num("--bots", 0) as usize;
+        let bots = num::<usize>("--bots", 0);
         if bots > 0 {
-            throughput(bots, num("--seconds", 10)).await;
+            throughput(bots, num::<u64>("--seconds", 10)).await;
         }
     });
 }
