@@ -348,10 +348,16 @@ fn seat_group(variant: Variant, entries: &[Entry]) -> Vec<FormedSeat> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    pub(super) fn entry(id: &str, players: &[&str], rating: f64, created_ms: u64) -> Entry {
+    /// A waiting bot ticket that accepts bots, for the queue's tests.
+    pub(in crate::lobby::queue) fn entry(
+        id: &str,
+        players: &[&str],
+        rating: f64,
+        created_ms: u64,
+    ) -> Entry {
         Entry {
             ticket: id.to_string(),
             players: players.iter().map(|p| p.to_string()).collect(),

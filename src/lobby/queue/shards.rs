@@ -319,24 +319,13 @@ impl Lobby {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pass::tests::entry;
     use super::*;
     use crate::rules::Variant;
 
     fn waiting(rating: f64, created_ms: u64) -> PoolRecord {
-        let e = Entry {
-            ticket: "t".into(),
-            players: vec!["p".into()],
-            bots: vec![true],
-            rating,
-            accept_bots: true,
-            only_bots: false,
-            fill_at_ms: None,
-            fill_level: None,
-            created_ms,
-            expires_ms: created_ms + 600_000,
-        };
         PoolRecord {
-            waiting: vec![e],
+            waiting: vec![entry("t", &["p"], rating, created_ms)],
             ..PoolRecord::default()
         }
     }
