@@ -65,6 +65,7 @@ impl Lobby {
     /// answers each.
     async fn write_joins(&self, shard: Shard, batch: Vec<JoinReq>, turn: OwnedMutexGuard<()>) {
         let mut refused: Vec<bool> = vec![false; batch.len()];
+        let added: Vec<String> = batch.iter().map(|r| r.entry.ticket.clone()).collect();
         let written = self
             .pool_write_in(
                 shard,
@@ -78,6 +79,7 @@ impl Lobby {
                     Ok(refused.iter().any(|r| !r))
                 },
                 Some(turn),
+                &added,
             )
             .await;
         for (req, refused) in batch.into_iter().zip(refused) {

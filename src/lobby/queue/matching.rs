@@ -114,31 +114,37 @@ impl Lobby {
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
     ) -> Result<(PoolRecord, PassReport), Error> {
-        self.pool_write_in(shard, change, None).await
+        self.pool_write_in(shard, change, None, &[]).await
     }
 
     /// [`pool_write`](Self::pool_write), its first write made in `turn`
-    /// when the caller holds the shard's turn already.
+    /// when the caller holds the shard's turn already; `added` are the
+    /// tickets `change` adds, the ones a change looks across the edges
+    /// for.
     pub(super) async fn pool_write_in(
         &self,
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
         turn: Option<OwnedMutexGuard<()>>,
+        added: &[String],
     ) -> Result<(PoolRecord, PassReport), Error> {
-        let (pool, report, older) = self.shard_write(shard, change, turn).await?;
+        let (pool, report, older) = self.shard_write(shard, change, turn, added).await?;
         // A newcomer, or a window just widened, may complete a group
         // anchored by an older ticket of a neighbouring band: that band's
-        // pass forms it.
-        // The write is made: a failure here is left to the next pass.
+        // pass forms it. The write is made: a failure here is left to the
+        // next pass.
         for band in older {
-            if let Err(e) = self.shard_write(shard.at(band), |_| Ok(false), None).await {
+            if let Err(e) = self
+                .shard_write(shard.at(band), |_| Ok(false), None, &[])
+                .await
+            {
                 tracing::warn!(pool = %shard.at(band).id(), error = %e, "queue pass left for later");
             }
         }
         Ok((pool, report))
     }
 
-    /// [`pool_write`](Self::pool_write) on one shard; answers besides the
+    /// [`pool_write_in`](Self::pool_write_in) on one shard; answers besides the
     /// neighbouring bands holding an older ticket that one of the tickets
     /// looked at across the edges may sit with (their pass forms it).
     async fn shard_write(
@@ -146,8 +152,9 @@ impl Lobby {
         shard: Shard,
         change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
         turn: Option<OwnedMutexGuard<()>>,
+        added: &[String],
     ) -> Result<(PoolRecord, PassReport, BTreeSet<u32>), Error> {
-        let (mut written, fresh) = self.write_pass(shard, change, &[], turn).await?;
+        let (mut written, changed) = self.write_pass(shard, change, &[], turn).await?;
         let mut expired = std::mem::take(&mut written.answer.expired);
         let mut report = PassReport {
             examined: written.answer.examined,
@@ -155,14 +162,16 @@ impl Lobby {
             waiting: 0,
         };
         let now = clock_now_ms();
-        // A join looks across the edges for its newcomers; a pass without
-        // a change (a due one) for every waiting ticket.
-        let focus: Vec<Entry> = match &fresh {
-            Some(ids) => (written.record.waiting.iter())
-                .filter(|e| ids.contains(&e.ticket))
+        // A change looks across the edges for the tickets it added (none
+        // for a leave); a pass without a change (a due one) for every
+        // waiting ticket.
+        let focus: Vec<Entry> = if changed {
+            (written.record.waiting.iter())
+                .filter(|e| added.contains(&e.ticket))
                 .cloned()
-                .collect(),
-            None => written.record.waiting.clone(),
+                .collect()
+        } else {
+            written.record.waiting.clone()
         };
         // The write is made: from here on a failure is logged and left
         // to the next pass (the band stays due), never answered.

@@ -2,8 +2,6 @@
 //! and a matching pass in it, in the band's turn; and the small document
 //! telling when the band is next due.
 
-use std::collections::HashSet;
-
 use tokio::sync::OwnedMutexGuard;
 
 use super::pass::{Pass, run_pass};
@@ -40,8 +38,7 @@ impl Lobby {
 
     /// One compare-and-set of shard `shard`: `change`, then a matching
     /// pass with `foreign` tickets in reach. Answers the shard as written
-    /// (or found), the pass, and, if `change` changed anything, the
-    /// tickets it added.
+    /// (or found), the pass, and whether `change` changed anything.
     ///
     /// # Errors
     /// As [`pool_write`](Self::pool_write).
@@ -51,8 +48,8 @@ impl Lobby {
         mut change: impl FnMut(&mut PoolRecord) -> Result<bool, Error>,
         foreign: &[Entry],
         turn: Option<OwnedMutexGuard<()>>,
-    ) -> Result<(Updated<PoolRecord, Pass>, Option<Vec<String>>), Error> {
-        let mut fresh = None;
+    ) -> Result<(Updated<PoolRecord, Pass>, bool), Error> {
+        let mut changed = false;
         let _turn = match turn {
             Some(t) => t,
             None => self.core.turns.take(&shard.id()).await,
@@ -63,15 +60,7 @@ impl Lobby {
             &shard.id(),
             |_| None,
             |pool: &mut PoolRecord| {
-                let before: HashSet<String> =
-                    pool.waiting.iter().map(|e| e.ticket.clone()).collect();
-                let changed = change(pool)?;
-                fresh = changed.then(|| {
-                    (pool.waiting.iter())
-                        .filter(|e| !before.contains(&e.ticket))
-                        .map(|e| e.ticket.clone())
-                        .collect()
-                });
+                changed = change(pool)?;
                 let pass = run_pass(pool, shard.variant, clock_now_ms(), foreign, || {
                     Ok(hex::encode(random_bytes::<12>()?))
                 })?;
@@ -88,6 +77,6 @@ impl Lobby {
         for f in &written.answer.formed {
             tracing::info!(match_id = %f.match_id, pool = %shard.id(), "queue formed a match");
         }
-        Ok((written, fresh))
+        Ok((written, changed))
     }
 }
