@@ -57,7 +57,8 @@ pub struct Enqueue {
 pub struct TicketView {
     /// The ticket.
     pub ticket: TicketRecord,
-    /// 1-based place among the pool's waiting tickets (oldest first).
+    /// 1-based place among its rating band's waiting tickets (oldest
+    /// first).
     pub position: Option<usize>,
     /// How long it has waited (or waited), in ms.
     pub waited_ms: u64,
