@@ -25,6 +25,7 @@ mod recovery;
 mod start;
 pub mod store;
 mod tables;
+pub mod tournaments;
 mod turns;
 pub mod update;
 
@@ -101,7 +102,7 @@ const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(1);
 /// housekeeping, once a second for as long as the service lives: a
 /// matching pass over every queue pool (so that expiry and house-bot
 /// filling happen on time even when no request comes), the expiry of
-/// challenges past their time, the starts a writer left half-done, and a
+/// challenges past their time, a step of every tournament not yet over, the starts a writer left half-done, and a
 /// page of the public listing pruned (see `recovery.rs`). Every instance
 /// runs it; the compare-and-set writes make sure each match is formed,
 /// and each expiry announced, once. No read does any of this.
@@ -126,6 +127,9 @@ pub fn spawn_housekeeping(lobby: &Lobby) {
             }
             if let Err(e) = lobby.sweep_challenges().await {
                 tracing::debug!(error = %e, "challenge sweep failed");
+            }
+            if let Err(e) = lobby.advance_tournaments().await {
+                tracing::warn!(error = %e, "tournament steps failed");
             }
             if let Err(e) = lobby.finish_starts().await {
                 tracing::debug!(error = %e, "finishing left-over starts failed");

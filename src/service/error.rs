@@ -41,6 +41,12 @@ pub enum Error {
     /// longer be answered.
     #[error("{0}")]
     ChallengeClosed(String),
+    /// No such tournament.
+    #[error("no tournament with this id")]
+    TournamentNotFound,
+    /// The tournament does not take this entry, withdrawal or start now.
+    #[error("{0}")]
+    TournamentClosed(String),
     /// The challenge expired before every invited player accepted.
     #[error("the challenge expired before every invited player accepted")]
     ChallengeExpired,

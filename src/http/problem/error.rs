@@ -237,6 +237,8 @@ fn service_status(e: &Error) -> (u16, &'static str, &'static str) {
         Error::ChallengeNotFound => (404, "challenge_not_found", "Challenge not found"),
         Error::ChallengeClosed(_) => (409, "challenge_closed", "Challenge closed"),
         Error::ChallengeExpired => (409, "challenge_expired", "Challenge expired"),
+        Error::TournamentNotFound => (404, "tournament_not_found", "Tournament not found"),
+        Error::TournamentClosed(_) => (409, "tournament_closed", "Tournament closed"),
         Error::TooManyChallenges(_) => (409, "too_many_challenges", "Too many challenges"),
         Error::InboxFull(_) => (409, "inbox_full", "Inbox full"),
         Error::ConsentRequired(_) => (403, "consent_required", "Consent required"),

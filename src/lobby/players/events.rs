@@ -163,4 +163,25 @@ pub enum PlayerEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rating: Option<RatingChange>,
     },
+    /// A round of a tournament the player entered was paired: its match
+    /// and seat, or a bye.
+    RoundStarted {
+        /// The tournament.
+        tournament_id: String,
+        /// The round (in an arena, the wave) number, from 1.
+        round: u32,
+        /// The player's match, `None` for a bye.
+        match_id: Option<String>,
+        /// The player's seat, `None` for a bye.
+        seat: Option<Seat>,
+    },
+    /// A tournament the player entered is over (or was cancelled).
+    TournamentOver {
+        /// The tournament.
+        tournament_id: String,
+        /// `over` or `cancelled`.
+        status: String,
+        /// The player's final rank, `None` when cancelled or never paired.
+        rank: Option<usize>,
+    },
 }

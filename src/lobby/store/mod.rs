@@ -64,6 +64,8 @@ pub enum Doc {
     /// A queue party: a pair ticket one player proposed and the other has
     /// still to accept.
     Party,
+    /// A tournament: its entries, units, rounds and results.
+    Tournament,
 }
 
 impl Doc {
@@ -81,6 +83,7 @@ impl Doc {
             Doc::Pending => "pending",
             Doc::Counter => "counter",
             Doc::Party => "party",
+            Doc::Tournament => "tournament",
         }
     }
 }

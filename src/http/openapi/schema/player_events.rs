@@ -244,6 +244,45 @@ player_event!(
     }
 );
 
+player_event!(
+    /// A round of a tournament the player entered was paired (in an arena,
+    /// a new game): its match and seat, or a bye (both null).
+    RoundStartedEvent, RoundStartedTag, "round_started" {
+        /// The tournament.
+        tournament_id: String,
+        /// The round (in an arena, the wave of pairings), from 1.
+        #[schema(minimum = 1)]
+        round: u32,
+        /// The player's match; null for a bye.
+        match_id: Option<String>,
+        /// The player's seat; null for a bye.
+        #[schema(value_type = Option<SeatNumber>)]
+        seat: Option<Seat>,
+    }
+);
+player_event!(
+    /// A tournament the player entered is over, or was cancelled.
+    TournamentOverEvent, TournamentOverTag, "tournament_over" {
+        /// The tournament.
+        tournament_id: String,
+        /// How it ended.
+        status: TournamentEnd,
+        /// The player's final rank; null when cancelled or never paired.
+        #[schema(minimum = 1)]
+        rank: Option<u32>,
+    }
+);
+
+/// How a tournament ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentEnd {
+    /// Every result is in.
+    Over,
+    /// Too few entered to seat a table.
+    Cancelled,
+}
+
 /// What a rated match changed of the player's rating (docs/api.md, "Fair
 /// play").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -302,6 +341,8 @@ pub enum UnratedReason {
     ("challenge_cancelled" = "#/components/schemas/ChallengeCancelledEvent"),
     ("challenge_expired" = "#/components/schemas/ChallengeExpiredEvent"),
     ("match_over" = "#/components/schemas/PlayerMatchOverEvent"),
+    ("round_started" = "#/components/schemas/RoundStartedEvent"),
+    ("tournament_over" = "#/components/schemas/TournamentOverEvent"),
 )))]
 pub enum PlayerEvent {
     /// `seat_filled`.
@@ -336,6 +377,10 @@ pub enum PlayerEvent {
     ChallengeExpired(ChallengeExpiredEvent),
     /// `match_over`.
     MatchOver(PlayerMatchOverEvent),
+    /// `round_started`.
+    RoundStarted(RoundStartedEvent),
+    /// `tournament_over`.
+    TournamentOver(TournamentOverEvent),
 }
 
 #[cfg(test)]

@@ -36,6 +36,11 @@ pub enum ProblemCode {
     ChallengeClosed,
     /// 409: the challenge expired before every invited player accepted.
     ChallengeExpired,
+    /// 404: no such tournament.
+    TournamentNotFound,
+    /// 409: the tournament does not take this entry, withdrawal or start
+    /// now.
+    TournamentClosed,
     /// 409: the challenger has as many pending challenges as it may.
     TooManyChallenges,
     /// 409: the invited player has as many pending invitations as it may.
@@ -110,6 +115,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             TableNotFound,
             InviteNotFound,
             ChallengeNotFound,
+            TournamentNotFound,
             TicketNotFound,
             PartyNotFound,
         ],
@@ -123,6 +129,7 @@ pub fn codes_of(status: u16) -> &'static [ProblemCode] {
             TableStarted,
             ChallengeClosed,
             ChallengeExpired,
+            TournamentClosed,
             TooManyChallenges,
             InboxFull,
             AlreadyQueued,
@@ -181,6 +188,8 @@ mod tests {
             ApiError::Service(Error::ChallengeNotFound),
             ApiError::Service(Error::ChallengeClosed(s())),
             ApiError::Service(Error::ChallengeExpired),
+            ApiError::Service(Error::TournamentNotFound),
+            ApiError::Service(Error::TournamentClosed(s())),
             ApiError::Service(Error::TooManyChallenges(s())),
             ApiError::Service(Error::InboxFull(s())),
             ApiError::Service(Error::ConsentRequired(s())),

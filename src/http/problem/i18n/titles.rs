@@ -167,6 +167,18 @@ pub(super) const TITLES: &[(&str, [&str; 3])] = &[
         ],
     ),
     (
+        "tournament_not_found",
+        [
+            "Tournament not found",
+            "No s'ha trobat el torneig",
+            "Torneo no encontrado",
+        ],
+    ),
+    (
+        "tournament_closed",
+        ["Tournament closed", "Torneig tancat", "Torneo cerrado"],
+    ),
+    (
         "challenge_closed",
         ["Challenge closed", "Repte tancat", "Desafío cerrado"],
     ),

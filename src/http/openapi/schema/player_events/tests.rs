@@ -85,6 +85,17 @@ fn type_of(e: &Lobby) -> &'static str {
             scores: _,
             rating: _,
         } => "match_over",
+        Lobby::RoundStarted {
+            tournament_id: _,
+            round: _,
+            match_id: _,
+            seat: _,
+        } => "round_started",
+        Lobby::TournamentOver {
+            tournament_id: _,
+            status: _,
+            rank: _,
+        } => "tournament_over",
     }
 }
 
@@ -213,6 +224,28 @@ fn match_and_challenge_events() -> Vec<Lobby> {
         over(json!(0), Some(change(None))),
         over(json!("draw"), Some(change(Some(Unrated::SameAddress)))),
         over(Value::Null, None),
+        Lobby::RoundStarted {
+            tournament_id: "t1".into(),
+            round: 2,
+            match_id: Some(m.into()),
+            seat: Some(3),
+        },
+        Lobby::RoundStarted {
+            tournament_id: "t1".into(),
+            round: 3,
+            match_id: None,
+            seat: None,
+        },
+        Lobby::TournamentOver {
+            tournament_id: "t1".into(),
+            status: "over".into(),
+            rank: Some(4),
+        },
+        Lobby::TournamentOver {
+            tournament_id: "t1".into(),
+            status: "cancelled".into(),
+            rank: None,
+        },
     ]
 }
 
@@ -225,7 +258,7 @@ fn every_player_event_reads_back_through_the_named_schemas() {
         .collect();
     let page = crate::lobby::PlayerEventsPage {
         events,
-        last_seq: 19,
+        last_seq: 23,
     };
     let page = serde_json::to_value(PlayerEventsPage::from(page)).unwrap();
     let mut types = BTreeSet::new();
@@ -240,7 +273,7 @@ fn every_player_event_reads_back_through_the_named_schemas() {
         .map(|e| type_of(e).to_string())
         .collect();
     assert_eq!(types, every);
-    assert_eq!(every.len(), 16);
+    assert_eq!(every.len(), 18);
 }
 
 #[test]

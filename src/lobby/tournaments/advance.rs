@@ -1,0 +1,312 @@
+//! Advancing tournaments with nobody reading: each instance's
+//! housekeeping steps every tournament not yet over, once a second.
+//!
+//! A step is made of idempotent parts, so that any instance may repeat
+//! one another left half-done: (1) the matches of tables paired but not
+//! yet created are created under their fixed ids (a second creation finds
+//! the match there and changes nothing); (2) the finished matches are
+//! read; (3) one compare-and-set write records their results and pairs
+//! what is due ([`step`]), or starts or ends the tournament; (4) the
+//! tables just paired are created, and one compare-and-set write marks
+//! them created and their round announced. Only the instance whose write
+//! announced a round tells its players (`round_started`), and only the one
+//! whose write ended the tournament tells them `tournament_over`.
+
+use std::collections::HashMap;
+
+use super::ops::{ACTIVE, ttl};
+use super::progress::step;
+use super::record::{Round, Table, TableResult, TournamentRecord, TournamentStatus};
+use super::scoring::standings;
+use crate::lobby::Lobby;
+use crate::lobby::records::PlayerEvent;
+use crate::lobby::store::Doc;
+use crate::lobby::update::{Step, update};
+use crate::rules::{Phase, Seat, Winner};
+use crate::service::{
+    Error, HOUSE_PREFIX, NewMatch, NewSeat, OnTimeout, SeatKind, SeatPlayer, clock_now_ms,
+};
+
+/// Active tournaments one housekeeping tick steps, at most.
+const BATCH: usize = 256;
+
+impl Lobby {
+    /// Steps every tournament not yet over (a page of [`BATCH`] a tick);
+    /// returns how many were stepped.
+    ///
+    /// # Errors
+    /// `StoreUnavailable` listing them; a failure of one tournament is
+    /// logged, and it is stepped again on the next tick.
+    pub async fn advance_tournaments(&self) -> Result<usize, Error> {
+        let ids = self.store().index_page(ACTIVE, None, BATCH).await?;
+        for id in &ids {
+            if let Err(e) = self.advance_tournament(id).await {
+                tracing::warn!(tournament = %id, error = %e, "tournament step failed");
+            }
+        }
+        Ok(ids.len())
+    }
+
+    /// One step of tournament `id` (see the module's notes).
+    ///
+    /// # Errors
+    /// `StoreUnavailable`; `Busy`; a match's creation errors.
+    pub async fn advance_tournament(&self, id: &str) -> Result<(), Error> {
+        let rec = match self.tournament(id).await {
+            Ok(rec) => rec,
+            Err(Error::TournamentNotFound) => {
+                self.store().index_remove(ACTIVE, id).await?;
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let now = clock_now_ms();
+        match rec.status {
+            TournamentStatus::Open if now < rec.starts_ms => return Ok(()),
+            TournamentStatus::Over | TournamentStatus::Cancelled => {
+                self.store().index_remove(ACTIVE, id).await?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        self.create_tables(&rec).await?;
+        let results = self.read_results(&rec).await?;
+        let updated = update(
+            self.store(),
+            Doc::Tournament,
+            id,
+            ttl,
+            || Error::TournamentNotFound,
+            |r: &mut TournamentRecord| {
+                let p = step(r, &results, now);
+                Ok(if p.any() {
+                    Step::Write(p)
+                } else {
+                    Step::Keep(p)
+                })
+            },
+        )
+        .await?;
+        let (rec, progress) = (updated.record, updated.answer);
+        if progress.paired {
+            self.create_tables(&rec).await?;
+        }
+        if progress.status && rec.status != TournamentStatus::Running {
+            self.tell_over(&rec).await;
+            self.store().index_remove(ACTIVE, id).await?;
+        }
+        Ok(())
+    }
+
+    /// Creates the match of every table paired but not marked created,
+    /// then marks them created and each round whose tables all exist
+    /// announced, telling the players of the rounds this write announced.
+    async fn create_tables(&self, rec: &TournamentRecord) -> Result<(), Error> {
+        let todo: Vec<(&Round, &Table)> = rec
+            .rounds
+            .iter()
+            .flat_map(|r| r.tables.iter().map(move |t| (r, t)))
+            .filter(|(_, t)| !t.created)
+            .collect();
+        let waiting = rec.rounds.iter().any(|r| !r.announced);
+        if todo.is_empty() && !waiting {
+            return Ok(());
+        }
+        for &(round, table) in &todo {
+            self.create_promised(new_match(rec, round, table), Doc::Tournament)
+                .await?;
+        }
+        let made: Vec<String> = todo.iter().map(|(_, t)| t.match_id.clone()).collect();
+        let marked = update(
+            self.store(),
+            Doc::Tournament,
+            &rec.id,
+            ttl,
+            || Error::TournamentNotFound,
+            |r: &mut TournamentRecord| {
+                let mut announced = Vec::new();
+                for round in &mut r.rounds {
+                    for t in &mut round.tables {
+                        t.created |= made.contains(&t.match_id);
+                    }
+                    if !round.announced && round.tables.iter().all(|t| t.created) {
+                        round.announced = true;
+                        announced.push(round.number);
+                    }
+                }
+                let changed = !announced.is_empty() || !made.is_empty();
+                Ok(if changed {
+                    Step::Write(announced)
+                } else {
+                    Step::Keep(announced)
+                })
+            },
+        )
+        .await?;
+        for n in &marked.answer {
+            if let Some(round) = marked.record.rounds.iter().find(|r| r.number == *n) {
+                self.tell_round(&marked.record, round).await;
+            }
+        }
+        Ok(())
+    }
+
+    /// The results of the tables whose matches are over, by match id.
+    async fn read_results(
+        &self,
+        rec: &TournamentRecord,
+    ) -> Result<HashMap<String, TableResult>, Error> {
+        let mut out = HashMap::new();
+        let sides = usize::from(rec.variant.table().sides());
+        let now = clock_now_ms();
+        for t in rec.rounds.iter().flat_map(|r| &r.tables) {
+            if !t.created || t.result.is_some() {
+                continue;
+            }
+            let m = match self.service().record(&t.match_id).await {
+                Ok(m) => m,
+                Err(Error::MatchNotFound) => continue,
+                Err(e) => return Err(e),
+            };
+            if m.game.phase() != Phase::MatchOver {
+                continue;
+            }
+            out.insert(t.match_id.clone(), table_result(&m.game, sides, now));
+        }
+        Ok(out)
+    }
+
+    /// Tells every player of `round` its match and seat, or its bye.
+    async fn tell_round(&self, rec: &TournamentRecord, round: &Round) {
+        let pairs = rec.variant.table().pairs;
+        for t in &round.tables {
+            for (side, &u) in t.units.iter().enumerate() {
+                for (i, p) in rec.units[u].players.iter().enumerate() {
+                    let seat = if pairs { side + 2 * i } else { side };
+                    self.tell_player(rec, round, p, Some((&t.match_id, seat as Seat)))
+                        .await;
+                }
+            }
+        }
+        for &u in &round.byes {
+            for p in &rec.units[u].players {
+                self.tell_player(rec, round, p, None).await;
+            }
+        }
+    }
+
+    async fn tell_player(
+        &self,
+        rec: &TournamentRecord,
+        round: &Round,
+        p: &SeatPlayer,
+        at: Option<(&String, Seat)>,
+    ) {
+        if p.is_house() {
+            return;
+        }
+        let event = PlayerEvent::RoundStarted {
+            tournament_id: rec.id.clone(),
+            round: round.number,
+            match_id: at.map(|(m, _)| m.clone()),
+            seat: at.map(|(_, s)| s),
+        };
+        self.core().publish(&p.id, &event).await;
+    }
+
+    /// Tells every entrant the tournament is over (with its rank) or
+    /// cancelled.
+    async fn tell_over(&self, rec: &TournamentRecord) {
+        let ranks: HashMap<usize, usize> =
+            standings(rec).iter().map(|s| (s.unit, s.rank)).collect();
+        let status = match rec.status {
+            TournamentStatus::Cancelled => "cancelled",
+            _ => "over",
+        };
+        for e in &rec.entries {
+            let event = PlayerEvent::TournamentOver {
+                tournament_id: rec.id.clone(),
+                status: status.into(),
+                rank: e.unit.and_then(|u| ranks.get(&u).copied()),
+            };
+            self.core().publish(&e.player.id, &event).await;
+        }
+    }
+}
+
+/// The match of `table` in `round`: the tournament's rules and clock
+/// (a house bot stands in on a timeout), the units' players at their
+/// seats (in the pairs game a partnership at seats s and s + 2), and the
+/// round's board set in duplicate (every table the same seed) or a deal
+/// of its own otherwise.
+fn new_match(rec: &TournamentRecord, round: &Round, table: &Table) -> NewMatch {
+    let layout = rec.variant.table();
+    let mut seats = vec![NewSeat::default(); usize::from(layout.seats)];
+    let stand_in = super::progress::filler(rec);
+    for (side, &u) in table.units.iter().enumerate() {
+        for (i, p) in rec.units[u].players.iter().enumerate() {
+            let seat = if layout.pairs { side + 2 * i } else { side };
+            seats[seat] = match p.id.strip_prefix(HOUSE_PREFIX) {
+                Some(bot) => NewSeat {
+                    kind: SeatKind::Bot,
+                    bot: Some(bot.to_string()),
+                    ..NewSeat::default()
+                },
+                None => NewSeat {
+                    kind: SeatKind::Remote,
+                    bot: stand_in.id.strip_prefix(HOUSE_PREFIX).map(str::to_string),
+                    player: Some(p.id.clone()),
+                    ..NewSeat::default()
+                },
+            };
+        }
+    }
+    let index = round
+        .tables
+        .iter()
+        .position(|t| t.match_id == table.match_id)
+        .unwrap_or(0);
+    let seed = match rec.format {
+        super::record::Format::Duplicate { .. } => {
+            rec.derived_seed(&format!("boards/{}", round.number))
+        }
+        _ => rec.derived_seed(&format!("deal/{}/{index}", round.number)),
+    };
+    NewMatch {
+        rules: rec.rules.clone(),
+        seats: Some(seats),
+        seed: Some(seed),
+        auto_deal: true,
+        move_timeout_ms: Some(rec.move_timeout_ms),
+        on_timeout: OnTimeout::Bot,
+        id: Some(table.match_id.clone()),
+        rated: rec.rated,
+    }
+}
+
+/// A finished match's result for the tournament.
+fn table_result(game: &crate::rules::Match, sides: usize, now: u64) -> TableResult {
+    let scores: Vec<u32> = game.scores[..sides]
+        .iter()
+        .map(|&s| s.max(0) as u32)
+        .collect();
+    let winners = match game.winner {
+        Some(Winner::Side(s)) => vec![s],
+        Some(Winner::Draw) => {
+            let top = scores.iter().copied().max().unwrap_or(0);
+            (0..sides as u8)
+                .filter(|&s| scores[usize::from(s)] == top)
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    TableResult {
+        scores,
+        winners,
+        boards: game.results.iter().map(|h| h.recorded.clone()).collect(),
+        at_fault: game
+            .early_loser()
+            .map(|s| game.rules.variant.table().side(s)),
+        finished_ms: now,
+    }
+}
