@@ -29,6 +29,7 @@ mod routes;
 mod server;
 mod sse;
 mod tables;
+mod tournaments;
 mod web_client;
 
 pub use middleware::extract::MAX_BODY_BYTES;

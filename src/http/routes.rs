@@ -4,7 +4,7 @@
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::{challenges, matches, ops, players, queue, ratings, tables};
+use super::{challenges, matches, ops, players, queue, ratings, tables, tournaments};
 
 /// Registers every operation of the API, in the order the document lists
 /// them (the web client and Swagger UI are not operations of the API).
@@ -55,6 +55,13 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(queue::handlers::join_queue)
         .service(queue::handlers::get_ticket)
         .service(queue::handlers::leave_queue)
+        .service(tournaments::handlers::create_tournament)
+        .service(tournaments::handlers::list_tournaments)
+        .service(tournaments::handlers::get_tournament)
+        .service(tournaments::handlers::get_round)
+        .service(tournaments::handlers::enter_tournament)
+        .service(tournaments::handlers::withdraw)
+        .service(tournaments::handlers::start)
         .service(ops::health::healthz)
         .service(ops::health::readyz)
         .service(ops::metrics::metrics_text);

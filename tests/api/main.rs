@@ -57,3 +57,4 @@ mod stream_end;
 mod stream_state;
 mod table_races;
 mod tables;
+mod tournaments;

@@ -34,6 +34,7 @@ use crate::http::routes::routes;
         (name = "ratings", description = "Glicko-2 ratings of rated matches: leaderboards and rating histories"),
         (name = "challenges", description = "Challenge players to a match, rated or casual"),
         (name = "queue", description = "Matchmaking: queue for a match by rating"),
+        (name = "tournaments", description = "Swiss, arena and duplicate tournaments: entries, standings, rounds and travellers"),
         (name = "health", description = "Liveness and readiness"),
     )
 )]

@@ -239,7 +239,9 @@ fn game_totals(rec: &TournamentRecord, lines: &mut [Standing], sides: usize) {
 fn duplicate_totals(rec: &TournamentRecord, lines: &mut [Standing], sides: usize, boards: u32) {
     let mut percent_sum = vec![0.0; lines.len()];
     let mut boards_scored = vec![0u32; lines.len()];
-    for round in &rec.rounds {
+    // A round counts once every table is done: until then its results
+    // would tell the tables still playing how the same deals went.
+    for round in rec.rounds.iter().filter(|r| r.done()) {
         for &u in &round.byes {
             lines[u].byes += 1;
         }
