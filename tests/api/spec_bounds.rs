@@ -243,6 +243,30 @@ pub(crate) async fn probe_for(app: &TestApp, b: &Bound) -> Probe {
         ("POST", "/v1/tables") => {
             p.body = json!({"seats": open});
         }
+        ("GET", "/v1/tournaments") => {}
+        ("POST", "/v1/tournaments") => {
+            p.token = Some(player(app).await.key);
+            let format = match b.name.as_str() {
+                "boards" => "duplicate",
+                "duration_s" => "arena",
+                _ => "swiss",
+            };
+            p.body = json!({"name": "probe", "variant": "pairs", "format": format});
+        }
+        ("POST", "/v1/tournaments/{id}/entries") => {
+            let maker = player(app).await;
+            let r = app
+                .post(
+                    "/v1/tournaments",
+                    Some(&maker.key),
+                    json!({"name": "probe", "variant": "pairs", "format": "swiss"}),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+            let id = r.json["tournament"]["id"].as_str().unwrap();
+            p.path = format!("/v1/tournaments/{id}/entries");
+            p.token = Some(player(app).await.key);
+        }
         (m, path) => panic!(
             "no probe for {m} {path}: add one for its bounded parameter {}",
             b.name

@@ -125,7 +125,7 @@ pub async fn get_tournament(
     operation_id = "get_tournament_round",
     params(
         ("id" = String, Path, description = "Tournament id"),
-        ("n" = u32, Path, description = "Round number, from 1"),
+        ("n" = i64, Path, description = "Round number, from 1 (no such round: `404 not_found`)"),
     ),
     responses(
         (status = 200, description = "The round", body = RoundView),
@@ -135,11 +135,12 @@ pub async fn get_tournament(
 #[get("/v1/tournaments/{id}/rounds/{n}")]
 pub async fn get_round(
     lobby: Data<Lobby>,
-    path: Path<(String, u32)>,
+    path: Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
     let rec = lobby.tournament(&id).await?;
-    let Some(round) = rec.rounds.iter().find(|r| r.number == n) else {
+    let number = n.parse::<u32>().ok();
+    let Some(round) = rec.rounds.iter().find(|r| Some(r.number) == number) else {
         return Err(ApiError::NotFound(format!(
             "/v1/tournaments/{id}/rounds/{n}"
         )));

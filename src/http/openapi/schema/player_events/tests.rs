@@ -53,6 +53,14 @@ fn type_of(e: &Lobby) -> &'static str {
         } => "party_accepted",
         Lobby::PartyDeclined { party_id: _ } => "party_declined",
         Lobby::PartyCancelled { party_id: _ } => "party_cancelled",
+        _ => match_type_of(e),
+    }
+}
+
+/// The rest of [`type_of`]: turns, challenges, matches and tournaments
+/// (the events above are matched there).
+fn match_type_of(e: &Lobby) -> &'static str {
+    match e {
         Lobby::YourTurn {
             match_id: _,
             seat: _,
@@ -96,6 +104,15 @@ fn type_of(e: &Lobby) -> &'static str {
             status: _,
             rank: _,
         } => "tournament_over",
+        Lobby::SeatFilled { .. }
+        | Lobby::SeatFreed { .. }
+        | Lobby::TableInvited { .. }
+        | Lobby::MatchStarted { .. }
+        | Lobby::QueueMatched { .. }
+        | Lobby::PartyInvited { .. }
+        | Lobby::PartyAccepted { .. }
+        | Lobby::PartyDeclined { .. }
+        | Lobby::PartyCancelled { .. } => unreachable!("matched in type_of"),
     }
 }
 
