@@ -99,6 +99,8 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/tables/{id}",
         "/v1/lobby",
         "/v1/invites/{code}",
+        "/v1/tournaments/{id}",
+        "/v1/tournaments/{id}/rounds/{n}",
     ];
     let player = [
         "/v1/players/me",
@@ -118,6 +120,9 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/queue/parties/{party}/decline",
         // A rematch invites players: only a player's key asks for one.
         "/v1/matches/{id}/rematch",
+        "/v1/tournaments/{id}/entries",
+        "/v1/tournaments/{id}/entries/me",
+        "/v1/tournaments/{id}/start",
     ];
     // Anonymous, or with a player's key (which alone seats that player).
     let joins = [
@@ -144,7 +149,15 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
             let security = op["security"]
                 .as_array()
                 .unwrap_or_else(|| panic!("{method} {path} states no security"));
-            if public.contains(&path.as_str()) {
+            if path == "/v1/tournaments" {
+                // Anyone lists them; a player's key makes one.
+                let want = if method == "get" {
+                    json!([])
+                } else {
+                    json!([{"player_key": []}])
+                };
+                assert_eq!(op["security"], want, "{method} {path}");
+            } else if public.contains(&path.as_str()) {
                 assert!(security.is_empty(), "{method} {path}");
             } else if player.contains(&path.as_str()) {
                 assert_eq!(

@@ -58,3 +58,4 @@ mod stream_state;
 mod table_races;
 mod tables;
 mod tournaments;
+mod tournaments_kill;

@@ -18,21 +18,21 @@ use crate::lobby_client::{PlayerKey, play_to_end, player_events, register};
 
 /// What one entrant heard on its stream.
 #[derive(Debug, Default)]
-struct Heard {
-    rounds: Vec<u32>,
-    byes: Vec<u32>,
-    over: Option<Value>,
+pub(crate) struct Heard {
+    pub(crate) rounds: Vec<u32>,
+    pub(crate) byes: Vec<u32>,
+    pub(crate) over: Option<Value>,
 }
 
 /// Makes a tournament as `owner`; returns its id.
-async fn make(app: &TestApp, owner: &PlayerKey, body: Value) -> String {
+pub(crate) async fn make(app: &TestApp, owner: &PlayerKey, body: Value) -> String {
     let r = app.post("/v1/tournaments", Some(&owner.key), body).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     r.json["tournament"]["id"].as_str().unwrap().to_string()
 }
 
 /// Registers `n` bot players, each through one of `apps` in turn.
-async fn players(apps: &[TestApp], n: usize) -> Vec<PlayerKey> {
+pub(crate) async fn players(apps: &[TestApp], n: usize) -> Vec<PlayerKey> {
     let mut out = Vec::new();
     for i in 0..n {
         out.push(register(&apps[i % apps.len()], &format!("bot{i}"), "bot").await);
@@ -41,7 +41,7 @@ async fn players(apps: &[TestApp], n: usize) -> Vec<PlayerKey> {
 }
 
 /// Every player enters `id` (through the instances in turn).
-async fn enter_all(apps: &[TestApp], id: &str, who: &[PlayerKey]) {
+pub(crate) async fn enter_all(apps: &[TestApp], id: &str, who: &[PlayerKey]) {
     for (i, p) in who.iter().enumerate() {
         let r = apps[i % apps.len()]
             .post(
@@ -56,7 +56,7 @@ async fn enter_all(apps: &[TestApp], id: &str, who: &[PlayerKey]) {
 
 /// Each player, in a task of its own, plays every match its stream names
 /// (`round_started`) until it hears `tournament_over`.
-async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> Vec<Heard> {
+pub(crate) async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> Vec<Heard> {
     let tasks: Vec<_> = who
         .iter()
         .enumerate()
@@ -103,7 +103,7 @@ async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> Vec<Heard> 
     out
 }
 
-async fn get(app: &TestApp, path: &str) -> Value {
+pub(crate) async fn get(app: &TestApp, path: &str) -> Value {
     let r = app.get(path, None).await;
     assert_eq!(r.status, StatusCode::OK, "{path}: {}", r.text);
     r.json
@@ -152,6 +152,26 @@ async fn duplicate_of_sixteen(backend: Backend) {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // While the round is played, nobody may find another table's boards.
+    let mut hidden = Value::Null;
+    for _ in 0..200 {
+        let r = apps[0]
+            .get(&format!("/v1/tournaments/{tid}/rounds/1"), None)
+            .await;
+        if r.status == StatusCode::OK {
+            hidden = r.json;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let tables = hidden["tables"].as_array().expect("round 1 paired");
+    assert_eq!(tables.len(), 4);
+    assert!(
+        tables
+            .iter()
+            .all(|t| t["match_id"].is_null() && t["result"].is_null())
+    );
+    assert!(hidden["boards"].as_array().unwrap().is_empty());
     let heard = play_all(&apps, &tid, &who).await;
     for h in &heard {
         assert_eq!(h.rounds, vec![1, 2, 3], "every entrant heard every round");
@@ -450,6 +470,54 @@ async fn short_arena(backend: Backend) {
     }
 }
 
+/// A rated Swiss of one round (8 entrants, standard rules): every match
+/// is rated, and each entrant's rating history holds exactly one entry,
+/// its match's.
+async fn rated_swiss_rates_each_match_once(backend: Backend) {
+    let apps = instances(backend).await;
+    let owner = register(&apps[0], "director", "human").await;
+    let tid = make(
+        &apps[0],
+        &owner,
+        json!({"name": "Puntuable", "variant": "pairs", "format": "swiss", "rounds": 1,
+               "rated": true, "starts_in_s": 3600}),
+    )
+    .await;
+    let who = players(&apps, 8).await;
+    enter_all(&apps, &tid, &who).await;
+    apps[0]
+        .post(
+            &format!("/v1/tournaments/{tid}/start"),
+            Some(&owner.key),
+            json!({}),
+        )
+        .await;
+    let heard = play_all(&apps, &tid, &who).await;
+    assert!(heard.iter().all(|h| h.rounds == vec![1]));
+    let round = get(&apps[0], &format!("/v1/tournaments/{tid}/rounds/1")).await;
+    let matches: HashSet<String> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["match_id"].as_str().unwrap().to_string())
+        .collect();
+    for p in &who {
+        let mut history = Value::Null;
+        for _ in 0..100 {
+            let r = get(&apps[0], &format!("/v1/players/{}/ratings", p.id)).await;
+            history = r["pools"][0]["history"].clone();
+            if history.as_array().is_some_and(|h| !h.is_empty()) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let history = history.as_array().expect("a rating history");
+        assert_eq!(history.len(), 1, "{history:?}");
+        let m = history[0]["match_id"].as_str().unwrap();
+        assert!(matches.contains(m), "rated for its tournament match");
+    }
+}
+
 /// Entering, withdrawing and starting, refused as documented and changing
 /// nothing; a duplicate round hides its tables until it is done.
 async fn entries_and_refusals(backend: Backend) {
@@ -553,5 +621,6 @@ both_stores!(
     swiss_of_twenty_four,
     swiss_with_byes,
     short_arena,
+    rated_swiss_rates_each_match_once,
     entries_and_refusals
 );

@@ -35,6 +35,7 @@ pub use ops::{
     ACTIVE, LISTING, MAX_BOARDS, MAX_ENTRANTS, MAX_ROUNDS, MAX_SPAN_S, MadeTournament,
     NewTournament,
 };
+pub use progress::{Progress, step};
 pub use record::{
     Entry, Format, Partners, Round, Table, TableResult, TournamentRecord, TournamentStatus, Unit,
 };
