@@ -78,10 +78,10 @@ fn check(doc: &Value, schema: &Value, v: &Value, at: &str) -> Vec<String> {
     {
         bad.push(format!("{at}: {v} is of a type the schema excludes"));
     }
-    if let (Some(text), Some(word)) = (v.as_str(), literal_pattern(s)) {
-        if text != word {
-            bad.push(format!("{at}: {text:?} does not match ^{word}$"));
-        }
+    if let (Some(text), Some(word)) = (v.as_str(), literal_pattern(s))
+        && text != word
+    {
+        bad.push(format!("{at}: {text:?} does not match ^{word}$"));
     }
     if let Some(values) = s["enum"].as_array()
         && !values.contains(v)
