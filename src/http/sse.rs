@@ -27,7 +27,6 @@ use actix_web::{HttpRequest, HttpResponse};
 use futures_util::stream;
 use serde::Serialize;
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::http::middleware::extract::bearer_token;
 use crate::http::middleware::limit::Limiter;
@@ -36,25 +35,6 @@ use crate::http::problem::{ApiError, Lang, Problem};
 use crate::lobby::Lobby;
 use crate::lobby::records::key_player;
 use crate::service::Error;
-
-/// One server-sent event as the stream frames it (for the OpenAPI
-/// document: with OpenAPI 3.1 the schema of `text/event-stream` describes
-/// each event, as schemathesis reads it).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-pub struct SseEvent {
-    /// The event's `seq` (absent on an unnumbered opening event and on a
-    /// final `error` event).
-    id: Option<String>,
-    /// The event type (`hand_dealt`, `your_turn`, …), or `state`,
-    /// `matches` or `error`.
-    event: String,
-    /// The event as JSON, exactly as the events page shows it: an `Event`
-    /// on a match's stream, a `PlayerEvent` on a player's (a `MatchView`
-    /// for `state`, a `Problem` for `error`).
-    #[schema(content_media_type = "application/json")]
-    data: String,
-}
 
 /// How long a stream waits for an event before sending a keep-alive
 /// comment.

@@ -37,6 +37,7 @@ mod metrics;
 mod names;
 mod normalized;
 mod openapi;
+mod openapi_streams;
 mod play;
 mod player_matches;
 mod player_matches_repair;

@@ -164,7 +164,12 @@ async fn a_restarted_bot_finds_its_match_and_plays_it(backend: Backend) {
 
 /// The first events of `key`'s player stream, as text, opened with
 /// `headers`, read until it holds `until`.
-async fn stream_text(app: &TestApp, key: &str, headers: &[(&str, &str)], until: &str) -> String {
+pub async fn stream_text(
+    app: &TestApp,
+    key: &str,
+    headers: &[(&str, &str)],
+    until: &str,
+) -> String {
     let mut req = app
         .client
         .get(format!("{}/v1/players/me/events", app.base))

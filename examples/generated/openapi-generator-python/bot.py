@@ -85,8 +85,8 @@ def main() -> None:
     view = matches.get_match(match_id)
     if view.phase != Phase.MATCH_OVER or view.scores != scores:
         sys.exit(f"the match did not end as its event said: {view.phase} {view.scores} vs {scores}")
-    winner = view.winner.actual_instance if view.winner is not None else None
-    print(f"openapi-generator python bot: {moves} moves posted, final score {scores[0]}-{scores[1]}, winner {winner}")
+    # `winner` is a plain value: a side number or "draw".
+    print(f"openapi-generator python bot: {moves} moves posted, final score {scores[0]}-{scores[1]}, winner {view.winner}")
 
 
 if __name__ == "__main__":

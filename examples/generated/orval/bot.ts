@@ -57,8 +57,9 @@ while (scores === undefined) {
   const page = await playerEvents({ after, wait_ms: 5000 }, {}, key);
   if (page.status !== 200) fail("player events", page.data);
   // orval types the answer by both of its media types: the long poll's
-  // JSON page or a stream frame. Without `Accept: text/event-stream` it is
-  // the page, which the `in` test tells the compiler.
+  // JSON page or one event of the stream. Without `Accept:
+  // text/event-stream` it is the page, which the `in` test tells the
+  // compiler.
   const body = page.data;
   if (!("events" in body)) fail("player events: not a page", body);
   let turn = body.events.length === 0;

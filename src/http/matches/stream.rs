@@ -8,8 +8,9 @@ use utoipa::IntoParams;
 
 use super::wire::{EventsPage, MatchView};
 use crate::http::middleware::extract::{Bearer, header_or_query_token};
+use crate::http::openapi::schema::events::Event;
 use crate::http::problem::{ApiError, Lang, Problem};
-use crate::http::sse::{self, Frame, SseEvent};
+use crate::http::sse::{self, Frame};
 use crate::rules::Phase;
 use crate::service::{Error, Service};
 
@@ -51,7 +52,7 @@ pub struct StreamQuery {
     ),
     security((), ("seat_token" = []), ("player_key" = [])),
     responses(
-        (status = 200, description = "An event stream: each event's `data` is an `Event` (`id` its `seq`, `event` its `type`). Besides: with `with_state=true` the first event is a `state` whose data is a `MatchView`, and a failure ends the stream with an `error` event whose data is a `Problem`.", content_type = "text/event-stream", body = SseEvent),
+        (status = 200, description = "An event stream. The schema is each event's `data`, an `Event` as JSON (the event's `id` is its `seq`, its `event` its `type`), as client generators read an event stream's schema. Besides: with `with_state=true` the first event is a `state` whose data is a `MatchView`, and a failure ends the stream with an `error` event whose data is a `Problem`.", content_type = "text/event-stream", body = Event),
         (status = 204, description = "The match is over and every event was sent"),
         (status = 400, description = "Bad query or `Last-Event-ID`, a resume point past the match's last event, or a token sent twice", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong token", body = Problem, content_type = "application/problem+json"),

@@ -13,9 +13,10 @@ use crate::http::middleware::extract::{
     Bearer, JsonBytes, header_or_query_token, parse_body, player_key,
 };
 use crate::http::middleware::limit::Limiter;
+use crate::http::openapi::schema::player_events::PlayerEvent;
 use crate::http::problem::{ApiError, Lang, Problem};
 use crate::http::respond;
-use crate::http::sse::{self, Frame, SseEvent};
+use crate::http::sse::{self, Frame};
 use crate::lobby::{Lobby, NewPlayer};
 use crate::service::Error;
 
@@ -181,9 +182,9 @@ pub struct PlayerEventsQuery {
     ),
     security(("player_key" = [])),
     responses(
-        (status = 200, description = "The events. As a stream, each event's `data` is a `PlayerEvent` (`id` its `seq`, `event` its `type`); besides, a fresh connect opens with an unnumbered `matches` event (`{\"type\": \"matches\", \"ongoing\": [...], \"next\": …, \"last_seq\": n}`) and a failure ends the stream with an `error` event whose data is a `Problem`.", content(
+        (status = 200, description = "The events. As a stream, the schema is each event's `data`, a `PlayerEvent` as JSON (the event's `id` is its `seq`, its `event` its `type`), as client generators read an event stream's schema; besides, a fresh connect opens with an unnumbered `matches` event (`{\"type\": \"matches\", \"ongoing\": [...], \"next\": …, \"last_seq\": n}`) and a failure ends the stream with an `error` event whose data is a `Problem`.", content(
             (PlayerEventsPage = "application/json"),
-            (SseEvent = "text/event-stream"),
+            (PlayerEvent = "text/event-stream"),
         )),
         (status = 400, description = "Bad query", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing, wrong or revoked key", body = Problem, content_type = "application/problem+json"),

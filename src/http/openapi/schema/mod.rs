@@ -5,9 +5,8 @@
 //! actions by [`actions`] and the events as shown by [`events`].
 
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{
-    KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
-};
+use utoipa::openapi::extensions::Extensions;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, SchemaType, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::rules::{Card, FirstDealer, Trump, TrumpChoice, Winner};
@@ -20,20 +19,33 @@ fn string_enum(description: &str, values: &[&str]) -> ObjectBuilder {
         .examples([values[0]])
 }
 
+/// A value that is the string `word` or a seat or side number (0 to 3),
+/// said without `type`, `enum` or a union: openapi-generator makes a
+/// wrapper class of any union of a string and an integer (its `python`,
+/// `go` and `java` clients then hand out `Winner(actual_instance=…)`), and
+/// of an `enum` mixing both a broken enum; a schema without a type is a
+/// plain value in every generator (`Any`, `interface{}`, `Object`,
+/// `unknown`). The keywords that each apply to one type of value only
+/// (`pattern` to strings; `minimum`, `maximum`, `multipleOf` to numbers)
+/// and a `not` of every other type still say exactly what the server
+/// sends and takes, for validators.
 fn word_or_seat(description: &str, word: &str) -> RefOr<Schema> {
-    OneOfBuilder::new()
+    let mut only_strings_and_numbers = Extensions::default();
+    // `not` is a JSON Schema keyword utoipa's builder lacks: inserted as
+    // is (`Extensions::add` would prefix it with `x-`).
+    only_strings_and_numbers.insert(
+        "not".to_string(),
+        serde_json::json!({"type": ["null", "boolean", "object", "array"]}),
+    );
+    ObjectBuilder::new()
+        .schema_type(SchemaType::AnyValue)
         .description(Some(description))
-        .item(
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .enum_values(Some([word])),
-        )
-        .item(
-            ObjectBuilder::new()
-                .schema_type(Type::Integer)
-                .minimum(Some(0))
-                .maximum(Some(3)),
-        )
+        .pattern(Some(format!("^{word}$")))
+        .minimum(Some(0))
+        .maximum(Some(3))
+        .multiple_of(Some(1))
+        .examples([serde_json::json!(word), serde_json::json!(0)])
+        .extensions(Some(only_strings_and_numbers))
         .into()
 }
 
