@@ -23,7 +23,7 @@ use crate::redis_fleet::start_process_with;
 
 const MATCHES: usize = 8;
 
-const OPEN: [&str; 10] = [
+pub(crate) const OPEN: [&str; 10] = [
     "--rate-limit-per-ip",
     "0",
     "--rate-limit-per-token",

@@ -54,6 +54,25 @@ pub(crate) async fn enter_all(apps: &[TestApp], id: &str, who: &[PlayerKey]) {
     }
 }
 
+/// A tournament made by a new player on `apps[0]` with `body`, entered by
+/// `n` new bot players (through the instances in turn) and started at once
+/// by its maker through the last instance; its id and the entrants.
+pub(crate) async fn started(apps: &[TestApp], body: Value, n: usize) -> (String, Vec<PlayerKey>) {
+    let owner = register(&apps[0], "director", "human").await;
+    let tid = make(&apps[0], &owner, body).await;
+    let who = players(apps, n).await;
+    enter_all(apps, &tid, &who).await;
+    let r = apps[apps.len() - 1]
+        .post(
+            &format!("/v1/tournaments/{tid}/start"),
+            Some(&owner.key),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    (tid, who)
+}
+
 /// Each player, in a task of its own, plays every match its stream names
 /// (`round_started`) until it hears `tournament_over`.
 pub(crate) async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> Vec<Heard> {
@@ -134,24 +153,13 @@ fn f(v: &Value) -> f64 {
 /// partnerships, 3 rounds of 4 boards, on two instances over Redis.
 async fn duplicate_of_sixteen(backend: Backend) {
     let apps = instances(backend).await;
-    let owner = register(&apps[0], "director", "human").await;
-    let tid = make(
-        &apps[0],
-        &owner,
+    let (tid, who) = started(
+        &apps,
         json!({"name": "Duplicat", "variant": "pairs", "format": "duplicate",
                "rounds": 3, "boards": 4, "starts_in_s": 3600}),
+        16,
     )
     .await;
-    let who = players(&apps, 16).await;
-    enter_all(&apps, &tid, &who).await;
-    let r = apps[1 % apps.len()]
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // While the round is played, nobody may find another table's boards.
     let mut hidden = Value::Null;
     for _ in 0..200 {
@@ -281,24 +289,13 @@ fn check_traveller(board: &Value, totals: &mut HashMap<u64, (f64, u32, f64)>) {
 /// the scores and Buchholz equal the test's.
 async fn swiss_of_twenty_four(backend: Backend) {
     let apps = instances(backend).await;
-    let owner = register(&apps[0], "director", "human").await;
-    let tid = make(
-        &apps[0],
-        &owner,
+    let (tid, who) = started(
+        &apps,
         json!({"name": "Suís", "variant": "pairs", "format": "swiss", "rounds": 4,
                "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
+        24,
     )
     .await;
-    let who = players(&apps, 24).await;
-    enter_all(&apps, &tid, &who).await;
-    let r = apps[0]
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let heard = play_all(&apps, &tid, &who).await;
     assert!(heard.iter().all(|h| h.rounds == vec![1, 2, 3, 4]));
     let t = get(&apps[0], &format!("/v1/tournaments/{tid}")).await;
@@ -310,23 +307,13 @@ async fn swiss_of_twenty_four(backend: Backend) {
 /// never twice to the same unit, and no repeat opponents.
 async fn swiss_with_byes(backend: Backend) {
     let apps = instances(backend).await;
-    let owner = register(&apps[0], "director", "human").await;
-    let tid = make(
-        &apps[0],
-        &owner,
+    let (tid, who) = started(
+        &apps,
         json!({"name": "Suís petit", "variant": "pairs", "format": "swiss", "rounds": 4,
                "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
+        10,
     )
     .await;
-    let who = players(&apps, 10).await;
-    enter_all(&apps, &tid, &who).await;
-    apps[0]
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
     let heard = play_all(&apps, &tid, &who).await;
     let byes: usize = heard.iter().map(|h| h.byes.len()).sum();
     assert_eq!(
@@ -410,23 +397,13 @@ async fn check_swiss(app: &TestApp, tid: &str, t: &Value, rounds: u32) {
 /// a draw, doubled after two wins in a row) equal the test's.
 async fn short_arena(backend: Backend) {
     let apps = instances(backend).await;
-    let owner = register(&apps[0], "director", "human").await;
-    let tid = make(
-        &apps[0],
-        &owner,
+    let (tid, who) = started(
+        &apps,
         json!({"name": "Arena", "variant": "pairs", "format": "arena", "duration_s": 4,
                "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
+        8,
     )
     .await;
-    let who = players(&apps, 8).await;
-    enter_all(&apps, &tid, &who).await;
-    apps[0]
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
     let heard = play_all(&apps, &tid, &who).await;
     assert!(heard.iter().all(|h| !h.rounds.is_empty()));
     let t = get(&apps[0], &format!("/v1/tournaments/{tid}")).await;
@@ -475,23 +452,13 @@ async fn short_arena(backend: Backend) {
 /// its match's.
 async fn rated_swiss_rates_each_match_once(backend: Backend) {
     let apps = instances(backend).await;
-    let owner = register(&apps[0], "director", "human").await;
-    let tid = make(
-        &apps[0],
-        &owner,
+    let (tid, who) = started(
+        &apps,
         json!({"name": "Puntuable", "variant": "pairs", "format": "swiss", "rounds": 1,
                "rated": true, "starts_in_s": 3600}),
+        8,
     )
     .await;
-    let who = players(&apps, 8).await;
-    enter_all(&apps, &tid, &who).await;
-    apps[0]
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
     let heard = play_all(&apps, &tid, &who).await;
     assert!(heard.iter().all(|h| h.rounds == vec![1]));
     let round = get(&apps[0], &format!("/v1/tournaments/{tid}/rounds/1")).await;

@@ -8,27 +8,13 @@
 
 use std::time::Duration;
 
-use reqwest::StatusCode;
 use serde_json::json;
 
 use crate::app::TestApp;
 use crate::backends::redis::redis_url;
-use crate::lobby_client::register;
+use crate::cluster_kill::OPEN;
 use crate::redis_fleet::start_process_with;
-use crate::tournaments::{enter_all, get, make, play_all, players};
-
-const OPEN: [&str; 10] = [
-    "--rate-limit-per-ip",
-    "0",
-    "--rate-limit-per-token",
-    "0",
-    "--rate-limit-per-match",
-    "0",
-    "--creates-per-minute",
-    "0",
-    "--players-per-ip-per-day",
-    "0",
-];
+use crate::tournaments::{get, play_all, started};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_round_is_finished_by_the_instance_left() {
@@ -36,28 +22,17 @@ async fn a_round_is_finished_by_the_instance_left() {
     let mut a = start_process_with("REDIS_URL", &url, &OPEN).await;
     let b = start_process_with("REDIS_URL", &url, &OPEN).await;
     let a_app = TestApp::external(a.app.base.clone());
-    let owner = register(&a_app, "director", "human").await;
-    let tid = make(
-        &a_app,
-        &owner,
+    let (tid, who) = started(
+        std::slice::from_ref(&a_app),
         json!({"name": "Resistent", "variant": "pairs", "format": "swiss", "rounds": 2,
                "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
+        8,
     )
     .await;
-    let who = players(std::slice::from_ref(&a_app), 8).await;
-    enter_all(std::slice::from_ref(&a_app), &tid, &who).await;
     let b_app = TestApp::external(b.app.base.clone());
     let apps = vec![TestApp::external(b.app.base.clone())];
     let (tid2, who2) = (tid.clone(), who.clone());
     let play = tokio::spawn(async move { play_all(&apps, &tid2, &who2).await });
-    let r = a_app
-        .post(
-            &format!("/v1/tournaments/{tid}/start"),
-            Some(&owner.key),
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let path = format!("/v1/tournaments/{tid}");
     for _ in 0..300 {
         let t = get(&b_app, &path).await;

@@ -14,14 +14,14 @@
 
 use std::collections::HashMap;
 
-use super::ops::{ACTIVE, ttl};
+use super::ops::ACTIVE;
 use super::progress::step;
 use super::record::{Round, Table, TableResult, TournamentRecord, TournamentStatus};
 use super::scoring::standings;
 use crate::lobby::Lobby;
 use crate::lobby::records::PlayerEvent;
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, update};
+use crate::lobby::update::Step;
 use crate::rules::{Phase, Seat, Winner};
 use crate::service::{
     Error, HOUSE_PREFIX, NewMatch, NewSeat, OnTimeout, SeatKind, SeatPlayer, clock_now_ms,
@@ -71,22 +71,16 @@ impl Lobby {
         }
         self.create_tables(&rec).await?;
         let results = self.read_results(&rec).await?;
-        let updated = update(
-            self.store(),
-            Doc::Tournament,
-            id,
-            ttl,
-            || Error::TournamentNotFound,
-            |r: &mut TournamentRecord| {
+        let updated = self
+            .update_tournament(id, |r: &mut TournamentRecord| {
                 let p = step(r, &results, now);
                 Ok(if p.any() {
                     Step::Write(p)
                 } else {
                     Step::Keep(p)
                 })
-            },
-        )
-        .await?;
+            })
+            .await?;
         let (rec, progress) = (updated.record, updated.answer);
         if progress.paired {
             self.create_tables(&rec).await?;
@@ -117,13 +111,8 @@ impl Lobby {
                 .await?;
         }
         let made: Vec<String> = todo.iter().map(|(_, t)| t.match_id.clone()).collect();
-        let marked = update(
-            self.store(),
-            Doc::Tournament,
-            &rec.id,
-            ttl,
-            || Error::TournamentNotFound,
-            |r: &mut TournamentRecord| {
+        let marked = self
+            .update_tournament(&rec.id, |r: &mut TournamentRecord| {
                 let mut announced = Vec::new();
                 for round in &mut r.rounds {
                     for t in &mut round.tables {
@@ -140,9 +129,8 @@ impl Lobby {
                 } else {
                     Step::Keep(announced)
                 })
-            },
-        )
-        .await?;
+            })
+            .await?;
         for n in &marked.answer {
             if let Some(round) = marked.record.rounds.iter().find(|r| r.number == *n) {
                 self.tell_round(&marked.record, round).await;

@@ -7,7 +7,7 @@ use super::progress::{add_unit, mutual_partner};
 use super::record::{Entry, Format, Partners, TournamentRecord, TournamentStatus};
 use crate::lobby::Lobby;
 use crate::lobby::store::Doc;
-use crate::lobby::update::{Step, decode, encode, load, update};
+use crate::lobby::update::{Step, Updated, decode, encode, load, update};
 use crate::rating;
 use crate::rules::{FirstDealer, Rules, ShuffleMode, Variant};
 use crate::service::{self, Error, HOUSE_PREFIX, clock_now_ms, hash_token, random_bytes};
@@ -156,6 +156,28 @@ fn check_request(req: &NewTournament) -> Result<(), Error> {
 }
 
 impl Lobby {
+    /// Changes tournament `id` by compare-and-set (see
+    /// [`update`](crate::lobby::update::update)).
+    ///
+    /// # Errors
+    /// `TournamentNotFound`; what `change` returns; `Busy`;
+    /// `StoreUnavailable`.
+    pub(super) async fn update_tournament<R>(
+        &self,
+        id: &str,
+        change: impl FnMut(&mut TournamentRecord) -> Result<Step<R>, Error>,
+    ) -> Result<Updated<TournamentRecord, R>, Error> {
+        update(
+            self.store(),
+            Doc::Tournament,
+            id,
+            ttl,
+            || Error::TournamentNotFound,
+            change,
+        )
+        .await
+    }
+
     /// Makes a tournament for the player of `key`.
     ///
     /// # Errors
@@ -267,13 +289,8 @@ impl Lobby {
         }
         let rating = me.rating_in(rating::pool(rec.variant)).rating;
         let player = me.seat_player();
-        let updated = update(
-            self.store(),
-            Doc::Tournament,
-            id,
-            ttl,
-            || Error::TournamentNotFound,
-            |rec: &mut TournamentRecord| {
+        let updated = self
+            .update_tournament(id, |rec: &mut TournamentRecord| {
                 let now = clock_now_ms();
                 if !rec.takes_entries(now) {
                     return Err(closed("the tournament takes no more entries"));
@@ -296,9 +313,8 @@ impl Lobby {
                     form_late_unit(rec);
                 }
                 Ok(Step::Write(()))
-            },
-        )
-        .await?;
+            })
+            .await?;
         Ok(updated.record)
     }
 
@@ -315,13 +331,8 @@ impl Lobby {
         id: &str,
     ) -> Result<TournamentRecord, Error> {
         let (_, me) = self.core().authenticate(key).await?;
-        let updated = update(
-            self.store(),
-            Doc::Tournament,
-            id,
-            ttl,
-            || Error::TournamentNotFound,
-            |rec: &mut TournamentRecord| {
+        let updated = self
+            .update_tournament(id, |rec: &mut TournamentRecord| {
                 let Some(i) = rec
                     .entries
                     .iter()
@@ -342,9 +353,8 @@ impl Lobby {
                     _ => return Err(closed("the tournament is over")),
                 }
                 Ok(Step::Write(()))
-            },
-        )
-        .await?;
+            })
+            .await?;
         Ok(updated.record)
     }
 
@@ -360,13 +370,8 @@ impl Lobby {
         id: &str,
     ) -> Result<TournamentRecord, Error> {
         let (_, me) = self.core().authenticate(key).await?;
-        let updated = update(
-            self.store(),
-            Doc::Tournament,
-            id,
-            ttl,
-            || Error::TournamentNotFound,
-            |rec: &mut TournamentRecord| {
+        let updated = self
+            .update_tournament(id, |rec: &mut TournamentRecord| {
                 if rec.owner.id != me.id {
                     return Err(Error::Forbidden(
                         "only the tournament's maker can start it".into(),
@@ -381,9 +386,8 @@ impl Lobby {
                 }
                 rec.starts_ms = now;
                 Ok(Step::Write(()))
-            },
-        )
-        .await?;
+            })
+            .await?;
         Ok(updated.record)
     }
 
