@@ -311,4 +311,85 @@ pub const DETAILS: &[[&str; 3]] = &[
         "el servidor ha fallat; la fallada ha quedat registrada",
         "el servidor ha fallado; el fallo ha quedado registrado",
     ],
+    // Tournaments.
+    [
+        "no tournament with this id",
+        "no hi ha cap torneig amb aquest identificador",
+        "no hay ningún torneo con este identificador",
+    ],
+    [
+        "the tournament takes no more entries",
+        "el torneig ja no admet inscripcions",
+        "el torneo ya no admite inscripciones",
+    ],
+    [
+        "this player has already entered",
+        "aquest jugador ja s'hi ha inscrit",
+        "este jugador ya se ha inscrito",
+    ],
+    [
+        "the tournament is full",
+        "el torneig és ple",
+        "el torneo está lleno",
+    ],
+    [
+        "this player has not entered",
+        "aquest jugador no s'hi ha inscrit",
+        "este jugador no se ha inscrito",
+    ],
+    [
+        "the tournament is over",
+        "el torneig s'ha acabat",
+        "el torneo ha terminado",
+    ],
+    [
+        "the tournament has started",
+        "el torneig ja ha començat",
+        "el torneo ya ha empezado",
+    ],
+    [
+        "only the tournament's maker can start it",
+        "només qui ha creat el torneig el pot començar",
+        "solo quien ha creado el torneo puede empezarlo",
+    ],
+    [
+        "a private tournament is entered with its code",
+        "a un torneig privat s'hi entra amb el seu codi",
+        "a un torneo privado se entra con su código",
+    ],
+    [
+        "partners are drawn in this tournament: leave out `partner`",
+        "en aquest torneig les parelles se sortegen: no enviïs `partner`",
+        "en este torneo las parejas se sortean: no envíes `partner`",
+    ],
+    [
+        "this tournament has fixed partnerships: name your `partner`",
+        "aquest torneig té parelles fixes: indica el teu `partner`",
+        "este torneo tiene parejas fijas: indica tu `partner`",
+    ],
+    [
+        "the partner must be another registered player",
+        "la parella ha de ser un altre jugador registrat",
+        "la pareja debe ser otro jugador registrado",
+    ],
+    [
+        "partnerships exist only in the pairs game",
+        "les parelles només existeixen en el joc per parelles",
+        "las parejas solo existen en el juego por parejas",
+    ],
+    [
+        "a duplicate tournament is unrated: its boards are hands, not matches",
+        "un torneig duplicat no puntua per al rànquing: les seves mans no són partides",
+        "un torneo duplicado no puntúa para el ranking: sus manos no son partidas",
+    ],
+    [
+        "a rated tournament is played with the variant's standard rules: leave out `rules`",
+        "un torneig puntuable es juga amb les regles estàndard de la variant: no enviïs `rules`",
+        "un torneo puntuable se juega con las reglas estándar de la variante: no envíes `rules`",
+    ],
+    [
+        "`rules.variant` must be the tournament's `variant`",
+        "`rules.variant` ha de ser la `variant` del torneig",
+        "`rules.variant` debe ser la `variant` del torneo",
+    ],
 ];
