@@ -74,13 +74,19 @@ impl Lobby {
     /// now past (a fill time, an expiry, a widening window, a window
     /// reaching the band's edge, or a formed match to finish). A shard
     /// whose tickets can only be matched by a newcomer costs the read of
-    /// its small due document, nothing more.
+    /// its small due document, nothing more. Besides, one shard a second
+    /// in turn is passed whatever its due document says: a writer that
+    /// stopped between a shard's write and its due document's leaves that
+    /// document stale (or missing), and this sweep bounds how long such a
+    /// shard waits (108 shards: under two minutes).
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy` after lost races.
     pub async fn pass_all(&self) -> Result<(), Error> {
         let now = clock_now_ms();
-        for shard in shards() {
+        let all = shards();
+        let sweep = (now / 1000) as usize % all.len();
+        for (i, shard) in all.into_iter().enumerate() {
             let due = match self
                 .store()
                 .get(Doc::QueuePool, &due_id(&shard.id()))
@@ -89,7 +95,7 @@ impl Lobby {
                 Some(snap) => records::decode::<DueRecord>(&snap.state)?.due_ms,
                 None => None,
             };
-            if due.is_some_and(|t| t <= now) {
+            if due.is_some_and(|t| t <= now) || i == sweep {
                 self.pool_write(shard, |_| Ok(false)).await?;
             }
         }
