@@ -78,9 +78,11 @@ def start_server(port, *args):
 
 
 def stop(proc):
+    """Stops a process; killed after 2 s (a server shutting down gracefully
+    waits for the open event streams, up to their next keep-alive)."""
     proc.terminate()
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=2)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()

@@ -153,7 +153,9 @@ def test_server_sent_events_follow_a_match_and_the_player(server):
     ch = c.challenge(ChallengeRequest("abarrotada3", ["house-random", "house-random"],
                                       rules=ONE_HAND))
     # The player's stream opens with the ongoing matches, unnumbered.
-    opening = next(iter(c.stream_player_events()))
+    stream = c.stream_player_events()
+    opening = next(stream)
+    stream.close()
     assert opening.type == "matches" and opening.seq is None
     assert [m["match_id"] for m in opening.data["ongoing"]] == [ch.match_id]
 
