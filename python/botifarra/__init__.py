@@ -8,6 +8,8 @@
 - ``decide(level, view)``: a house bot's action for a view.
 - ``botifarra.env``: a PettingZoo AEC environment and a Gymnasium
   single-agent wrapper (needs ``pettingzoo`` and ``gymnasium``).
+- ``botifarra.client``: a typed client for the HTTP API; ``botifarra-bot``
+  (``botifarra.runner``) plays a bot as a registered player with it.
 
 See docs/python.md.
 """

@@ -18,9 +18,9 @@ key (or ``register`` to make one), the bot and the matches to play::
 A Python bot is a callable taking a seat's view dict and returning one of
 its ``legal_actions``; a command bot is any program that reads one JSON
 object per line on stdin (``{"view": view}``) and writes one action per
-line on stdout. The runner follows the player's event stream (resuming
-after its last event, and from the ongoing list when the server lost it),
-queues while fewer than ``concurrency`` matches run, acts on every
+line on stdout. The runner, built on ``botifarra.client``, follows the
+player's event stream (resuming after its last event, and from the ongoing
+list when the server lost it), queues while fewer than ``concurrency`` matches run, acts on every
 ``your_turn`` with an ``Idempotency-Key`` and ``expected_version``, waits
 ``Retry-After`` on ``429`` and backs off on network errors and ``5xx``, and
 on SIGINT/SIGTERM leaves the queue and finishes (or resigns) its matches.
@@ -38,88 +38,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-import urllib.error
 from datetime import datetime, timezone
-import urllib.request
 
 from . import decide
-
-
-class Api:
-    """JSON over HTTP with the player's key: paces its requests below the
-    server's documented limits (500 a second per key, 100 per match per
-    key), retries 429s after Retry-After and network errors and 5xx with
-    exponential backoff."""
-
-    def __init__(self, base, key=None, log=print, stop=None, per_second=400, per_match=50):
-        self.base = base.rstrip("/")
-        self.key = key
-        self.log = log
-        self.stop = stop or threading.Event()
-        self.gap = {"": 1.0 / per_second, "match": 1.0 / per_match}
-        self.next_at = {}
-        self.lock = threading.Lock()
-        self.rate_limited = 0
-        self.reconnects = 0
-
-    def pace(self, path):
-        """Waits for this request's turn: at most `per_second` in all and
-        `per_match` for each match."""
-        keys = [""]
-        if path.startswith("/v1/matches/"):
-            keys.append(path.split("/")[3].split("?")[0])
-        with self.lock:
-            now = time.monotonic()
-            at = max([now] + [self.next_at.get(k, 0.0) for k in keys])
-            for k in keys:
-                self.next_at[k] = at + self.gap["" if k == "" else "match"]
-        if at > now:
-            time.sleep(at - now)
-
-    def once(self, method, path, body=None, headers=None, timeout=60):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        req.add_header("Accept", "application/json")
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        if self.key:
-            req.add_header("Authorization", "Bearer " + self.key)
-        for k, v in (headers or {}).items():
-            req.add_header(k, v)
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as resp:
-                return resp.status, json.loads(resp.read() or b"null"), resp.headers
-        except urllib.error.HTTPError as err:
-            payload = err.read()
-            try:
-                parsed = json.loads(payload)
-            except ValueError:
-                parsed = {"detail": payload.decode(errors="replace")}
-            return err.code, parsed, err.headers
-
-    def call(self, method, path, body=None, headers=None, timeout=60):
-        """(status, body): retried until an answer that is not 429 or 5xx."""
-        delay = 0.2
-        while True:
-            self.pace(path)
-            try:
-                status, parsed, hdrs = self.once(method, path, body, headers, timeout)
-            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as err:
-                status, parsed, hdrs = None, {"detail": str(err)}, {}
-            if status == 429:
-                self.rate_limited += 1
-                wait = float((hdrs or {}).get("Retry-After") or delay)
-                self.log(f"rate limited on {method} {path}: waiting {wait:.1f} s")
-                time.sleep(wait)
-                continue
-            if status is None or status in (500, 502, 503, 504):
-                self.reconnects += 1
-                self.log(f"{method} {path}: {status or parsed['detail']}; retrying in {delay:.1f} s")
-                time.sleep(delay)
-                delay = min(delay * 2, 10.0)
-                continue
-            return status, parsed
+from .client import ApiError, Client, QueueRequest
 
 
 def load_bot(spec, fallback):
@@ -175,10 +97,12 @@ class Runner:
         self.cfg = config
         self.log = log
         self.stop = threading.Event()
-        self.api = Api(
-            config["server"], config.get("key"), log, self.stop,
+        self.client = Client(
+            config["server"], config.get("key"), log,
             config.get("max_rps", 400), config.get("max_rps_per_match", 50),
         )
+        # The transport: its key and its counts of 429s and retries.
+        self.api = self.client.http
         self.fallback = config.get("fallback", "random")
         self.bot = load_bot(config.get("bot", {"house": "medium"}), self.fallback)
         self.ongoing = {}
@@ -191,24 +115,26 @@ class Runner:
         self.fallbacks = 0
 
     def register(self):
-        body = dict({"kind": "bot"}, **self.cfg["register"])
-        status, reg = self.api.call("POST", "/v1/players", body)
-        if status != 201:
-            raise SystemExit(f"could not register: {status} {reg}")
-        self.api.key = reg["api_key"]
-        self.log(f"registered player {reg['player']['id']}; key {reg['api_key']}")
+        spec = self.cfg["register"]
+        try:
+            reg = self.client.register(spec["name"], spec.get("kind", "bot"))
+        except ApiError as err:
+            raise SystemExit(f"could not register: {err}")
+        self.log(f"registered player {reg.player.id}; key {reg.api_key}")
 
     def queue(self):
-        body = dict({"variant": "pairs", "rated": True}, **self.cfg.get("queue", {}))
-        status, ticket = self.api.call("POST", "/v1/queue", body)
-        if status == 201 and ticket["status"] == "matched":
-            self.start(ticket["match_id"], ticket["seat"])
-        elif status == 201:
-            self.ticket = ticket["ticket_id"]
-        elif status == 409 and ticket.get("code") == "already_queued":
+        request = QueueRequest(**dict({"variant": "pairs", "rated": True}, **self.cfg.get("queue", {})))
+        try:
+            ticket = self.client.queue(request)
+        except ApiError as err:
+            if err.code != "already_queued":
+                raise SystemExit(f"could not queue: {err}")
             self.ticket = "waiting"
+            return
+        if ticket.status == "matched":
+            self.start(ticket.match_id, ticket.seat)
         else:
-            raise SystemExit(f"could not queue: {status} {ticket}")
+            self.ticket = ticket.ticket_id
 
     def wanted(self):
         target = self.cfg.get("matches", 0)
@@ -262,23 +188,22 @@ class Runner:
     def play(self, match_id):
         """Makes one move in the match if it is the player's turn; the
         match is visited again while it stays so (matches take turns)."""
-        view = self.views.pop(match_id, None)
-        if view is None:
-            status, view = self.api.call("GET", f"/v1/matches/{match_id}")
-            if status != 200:
-                return
-        if view["phase"] == "match_over" or not view["legal_actions"]:
+        try:
+            view = self.views.pop(match_id, None) or self.client.match(match_id)
+        except ApiError as err:
+            self.log(f"match {match_id}: cannot read it: {err}")
             return
-        action = dict(self.choose(view), expected_version=view["version"])
-        key = f"{match_id}-{view['version']}"
-        status, answer = self.api.call(
-            "POST", f"/v1/matches/{match_id}/actions", action, {"Idempotency-Key": key}
-        )
-        if status != 200:
-            self.log(f"match {match_id}: action refused {status} {answer.get('code')}")
+        if view.over or not view.legal_actions:
+            return
+        try:
+            # Guarded by the version seen, keyed by it: a retry after a
+            # lost answer (a restarted server) is answered as the first try.
+            answer = self.client.act(match_id, self.choose(view.raw), expected_version=view.version)
+        except ApiError as err:
+            self.log(f"match {match_id}: action refused {err}")
             return
         self.moves += 1
-        if answer["legal_actions"] and answer["phase"] != "match_over":
+        if answer.legal_actions and not answer.over:
             # The answer is the player's view after the action (and after
             # the house bots that moved in the same request).
             self.views[match_id] = answer
@@ -308,21 +233,21 @@ class Runner:
         """One long poll of the player's events (none when there is a match
         to play or a ticket to queue)."""
         wait = 0 if self.to_play or self.can_queue() else 20000
-        status, page = self.api.call("GET", f"/v1/players/me/events?after={self.after}&wait_ms={wait}")
-        if status == 400 and self.after:
-            self.log("the server lost our place in the event stream: reading the ongoing matches")
-            self.after = 0
-            return
-        if status != 200:
-            raise SystemExit(f"cannot read the event stream: {status} {page}")
-        fresh = "ongoing" in page
-        for m in page.get("ongoing") or []:
-            self.ongoing.setdefault(m["match_id"], m["seat"])
-            self.to_play.add(m["match_id"])
+        try:
+            page = self.client.player_events(self.after, wait)
+        except ApiError as err:
+            if err.status == 400 and self.after:
+                self.log("the server lost our place in the event stream: reading the ongoing matches")
+                self.after = 0
+                return
+            raise SystemExit(f"cannot read the event stream: {err}")
+        for m in page.ongoing or []:
+            self.ongoing.setdefault(m.match_id, m.seat)
+            self.to_play.add(m.match_id)
         # A fresh connect's list accounts for every event up to last_seq.
-        for event in [] if fresh else page["events"]:
-            self.handle(event)
-        self.after = page["last_seq"]
+        for event in [] if page.ongoing is not None else page.events:
+            self.handle(event.data)
+        self.after = page.last_seq
 
     def run(self):
         if not self.api.key:
@@ -349,11 +274,17 @@ class Runner:
         self.log("shutting down: no new matches")
         self.stop.set()
         self.cfg["matches"] = len(self.finished) + len(self.ongoing)
-        if self.ticket and self.ticket != "waiting":
-            self.api.call("DELETE", f"/v1/queue/{self.ticket}")
+        try:
+            if self.ticket and self.ticket != "waiting":
+                self.client.leave_queue(self.ticket)
+        except ApiError as err:  # matched meanwhile: that match is played
+            self.log(f"leaving the queue: {err}")
         if self.cfg.get("on_shutdown") == "resign":
             for match_id in list(self.ongoing):
-                self.api.call("POST", f"/v1/matches/{match_id}/resign", {"scope": "match"})
+                try:
+                    self.client.resign(match_id, "match")
+                except ApiError as err:
+                    self.log(f"match {match_id}: could not resign: {err}")
 
 
 def load_config(path):

@@ -10,6 +10,7 @@ use pyo3::types::PyDict;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
+use botifarra::rules::card::with_bit_instructions;
 use botifarra::rules::random::{SplitMix64, below, random_card};
 use botifarra::rules::{Action, Event, Match, Phase, RuleError, Rules, Seed};
 use rand::Rng;
@@ -71,6 +72,7 @@ impl Batch {
 
     /// Applies `action` in game `i` for its seat to act, writing the
     /// seats' rewards into `rewards` (4 per game) and the end into `done`.
+    #[inline(always)]
     fn step_one(
         &mut self,
         i: usize,
@@ -85,10 +87,13 @@ impl Batch {
         self.events.clear();
         m.apply(seat, action, &mut self.events)?;
         deal_if_due(m, &mut self.events);
-        let table = m.table();
-        for s in 0..table.seats {
-            let side = usize::from(table.side(s));
-            rewards[i * 4 + usize::from(s)] = (m.scores[side] - before[side]) as f32;
+        // Scores move only when a hand ends: the rewards stay zero otherwise.
+        if m.scores != before {
+            let table = m.table();
+            for s in 0..table.seats {
+                let side = usize::from(table.side(s));
+                rewards[i * 4 + usize::from(s)] = (m.scores[side] - before[side]) as f32;
+            }
         }
         self.hands += (m.results.len() - played) as u64;
         if m.phase() == Phase::MatchOver {
@@ -99,8 +104,31 @@ impl Batch {
         Ok(())
     }
 
+    /// Each game's legal-action mask and seat to act (`n × ACTIONS`, `n`),
+    /// and that seat's observation into `obs` (`n × OBS`, zeroed) if given.
+    fn seats_and_masks(&self, mut obs: Option<&mut [f32]>) -> (Vec<bool>, Vec<i64>) {
+        let n = self.games.len();
+        let mut mask = vec![false; n * ACTIONS];
+        let mut turn = vec![0i64; n];
+        with_bit_instructions(
+            #[inline(always)]
+            || {
+                for (i, m) in self.games.iter().enumerate() {
+                    let seat = m.turn().unwrap_or(0);
+                    turn[i] = i64::from(seat);
+                    if let Some(obs) = obs.as_deref_mut() {
+                        Facts::of_match(m, seat).write(&mut obs[i * OBS..(i + 1) * OBS]);
+                    }
+                    encode::write_mask(m, seat, &mut mask[i * ACTIONS..(i + 1) * ACTIONS]);
+                }
+            },
+        );
+        (mask, turn)
+    }
+
     /// Steps every game by its action; `Err((i, refusal))` at the first
     /// refused one (games before it have moved).
+    #[inline(always)]
     fn step_all(
         &mut self,
         actions: &[i64],
@@ -118,6 +146,7 @@ impl Batch {
 
     /// Steps every game by an action drawn from its legal ones: softmax of
     /// `logits` (row `i`, 60 wide) over them, or uniformly without logits.
+    #[inline(always)]
     fn sample_all(
         &mut self,
         logits: Option<&[f32]>,
@@ -149,6 +178,7 @@ impl Batch {
 }
 
 /// A legal id of `mask`: uniform, or by softmax of `logits` over the legal ids.
+#[inline(always)]
 fn sample(mask: &[bool; ACTIONS], logits: Option<&[f32]>, rng: &mut SplitMix64) -> usize {
     let legal = mask.iter().filter(|&&b| b).count() as u32;
     let Some(z) = logits else {
@@ -174,6 +204,7 @@ fn sample(mask: &[bool; ACTIONS], logits: Option<&[f32]>, rng: &mut SplitMix64) 
 }
 
 /// Deals when the match awaits a deal.
+#[inline(always)]
 fn deal_if_due(m: &mut Match, events: &mut Vec<Event>) {
     if m.phase() == Phase::AwaitingDeal {
         let dealer = m.dealer;
@@ -222,14 +253,7 @@ impl Batch {
         let n = self.games.len();
         let (obs, mask, turn) = py.detach(|| {
             let mut obs = vec![0f32; n * OBS];
-            let mut mask = vec![false; n * ACTIONS];
-            let mut turn = vec![0i64; n];
-            for (i, m) in self.games.iter().enumerate() {
-                let seat = m.turn().unwrap_or(0);
-                turn[i] = i64::from(seat);
-                Facts::of_match(m, seat).write(&mut obs[i * OBS..(i + 1) * OBS]);
-                encode::write_mask(m, seat, &mut mask[i * ACTIONS..(i + 1) * ACTIONS]);
-            }
+            let (mask, turn) = self.seats_and_masks(Some(&mut obs));
             (obs, mask, turn)
         });
         (
@@ -250,16 +274,7 @@ impl Batch {
         py: Python<'py>,
     ) -> (Bound<'py, PyArray2<bool>>, Bound<'py, PyArray1<i64>>) {
         let n = self.games.len();
-        let (mask, turn) = py.detach(|| {
-            let mut mask = vec![false; n * ACTIONS];
-            let mut turn = vec![0i64; n];
-            for (i, m) in self.games.iter().enumerate() {
-                let seat = m.turn().unwrap_or(0);
-                turn[i] = i64::from(seat);
-                encode::write_mask(m, seat, &mut mask[i * ACTIONS..(i + 1) * ACTIONS]);
-            }
-            (mask, turn)
-        });
+        let (mask, turn) = py.detach(|| self.seats_and_masks(None));
         (
             Array2::from_shape_vec((n, ACTIONS), mask)
                 .expect("sized")
@@ -289,7 +304,12 @@ impl Batch {
         }
         let mut rewards = vec![0f32; n * 4];
         let mut done = vec![false; n];
-        let result = py.detach(|| self.step_all(&actions, &mut rewards, &mut done));
+        let result = py.detach(|| {
+            with_bit_instructions(
+                #[inline(always)]
+                || self.step_all(&actions, &mut rewards, &mut done),
+            )
+        });
         if let Err((i, e)) = result {
             let err = match e {
                 Ok(r) => refused(py, &r),
@@ -329,7 +349,12 @@ impl Batch {
         let mut rewards = vec![0f32; n * 4];
         let mut done = vec![false; n];
         let mut rng = SplitMix64::new(seed);
-        py.detach(|| self.sample_all(logits, &mut rng, (&mut chosen, &mut rewards, &mut done)));
+        py.detach(|| {
+            with_bit_instructions(
+                #[inline(always)]
+                || self.sample_all(logits, &mut rng, (&mut chosen, &mut rewards, &mut done)),
+            )
+        });
         Ok((
             Array1::from_vec(chosen).into_pyarray(py),
             Array2::from_shape_vec((n, 4), rewards)

@@ -293,18 +293,32 @@ pub fn of_id(id: usize) -> Option<Action> {
     })
 }
 
-/// Marks the legal actions of `seat` in `m` in `mask` (length [`ACTIONS`], zeroed).
+/// Marks the legal actions of `seat` in `m` in `mask` (length [`ACTIONS`],
+/// zeroed): the sets `Match::legal_actions` lists, without building a Vec.
+#[inline(always)]
 pub fn write_mask(m: &Match, seat: Seat, mask: &mut [bool]) {
-    if let (Phase::Playing, Some(h)) = (m.phase(), m.hand.as_ref()) {
-        if h.turn == seat {
+    let phase = m.phase();
+    if m.turn() != Some(seat) {
+        return;
+    }
+    match (phase, m.hand.as_ref()) {
+        (Phase::AwaitingDeal, _) => mask[id_of(Action::Deal)] = true,
+        (Phase::Playing, Some(h)) => {
             for c in h.legal_cards(&m.rules, m.table()).iter() {
                 mask[1 + usize::from(c.index())] = true;
             }
         }
-        return;
-    }
-    for a in m.legal_actions(seat) {
-        mask[id_of(a)] = true;
+        (Phase::ChoosingTrump, Some(h)) => {
+            for choice in h.trump_choices(m.table()) {
+                mask[id_of(Action::Trump { choice })] = true;
+            }
+        }
+        (Phase::Doubling, Some(h)) => {
+            for call in h.double_calls() {
+                mask[id_of(Action::Double { call })] = true;
+            }
+        }
+        _ => {}
     }
 }
 

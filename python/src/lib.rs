@@ -22,6 +22,11 @@ use pyo3::prelude::*;
 
 use botifarra::rules::RuleError;
 
+/// The server's allocator: the engine allocates per hand (its record, the
+/// events), and a batch steps a thousand matches at a time.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(
     _botifarra,
     BotifarraError,

@@ -6,7 +6,8 @@ import json
 import sys
 import threading
 
-from botifarra.runner import Api, Runner
+from botifarra.client import Transport
+from botifarra.runner import Runner
 
 # An external bot: one JSON view a line in, its first legal action out.
 PROGRAM = """
@@ -70,7 +71,7 @@ def test_the_api_waits_out_429_and_retries():
     httpd = http.server.HTTPServer(("127.0.0.1", 0), Flaky)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
-        api = Api(f"http://127.0.0.1:{httpd.server_port}", "k", log=lambda m: None)
+        api = Transport(f"http://127.0.0.1:{httpd.server_port}", "k", log=lambda m: None)
         status, body = api.call("GET", "/x")
         assert status == 200 and body == {"hits": 3} and api.rate_limited == 2
     finally:
@@ -94,7 +95,7 @@ def test_the_api_reconnects_when_the_server_comes_back():
         started["httpd"].serve_forever()
 
     threading.Thread(target=later, daemon=True).start()
-    api = Api(f"http://127.0.0.1:{port}", "k", log=lambda m: None)
+    api = Transport(f"http://127.0.0.1:{port}", "k", log=lambda m: None)
     status, _ = api.call("GET", "/x")
     assert status == 200 and api.reconnects >= 1
     started["httpd"].shutdown()
