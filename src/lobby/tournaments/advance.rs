@@ -27,24 +27,36 @@ use crate::service::{
     Error, HOUSE_PREFIX, NewMatch, NewSeat, OnTimeout, SeatKind, SeatPlayer, clock_now_ms,
 };
 
-/// Active tournaments one housekeeping tick steps, at most.
-const BATCH: usize = 256;
+/// Active tournaments read from their index at a time.
+const PAGE: usize = 256;
 
 impl Lobby {
-    /// Steps every tournament not yet over (a page of [`BATCH`] a tick);
-    /// returns how many were stepped.
+    /// Steps every tournament not yet over (its index read [`PAGE`] ids
+    /// at a time); returns how many were stepped. One not due yet costs
+    /// the read of its record.
     ///
     /// # Errors
     /// `StoreUnavailable` listing them; a failure of one tournament is
     /// logged, and it is stepped again on the next tick.
     pub async fn advance_tournaments(&self) -> Result<usize, Error> {
-        let ids = self.store().index_page(ACTIVE, None, BATCH).await?;
-        for id in &ids {
-            if let Err(e) = self.advance_tournament(id).await {
-                tracing::warn!(tournament = %id, error = %e, "tournament step failed");
+        let mut after: Option<String> = None;
+        let mut stepped = 0;
+        loop {
+            let ids = self
+                .store()
+                .index_page(ACTIVE, after.as_deref(), PAGE)
+                .await?;
+            for id in &ids {
+                if let Err(e) = self.advance_tournament(id).await {
+                    tracing::warn!(tournament = %id, error = %e, "tournament step failed");
+                }
             }
+            stepped += ids.len();
+            if ids.len() < PAGE {
+                return Ok(stepped);
+            }
+            after = ids.last().cloned();
         }
-        Ok(ids.len())
     }
 
     /// One step of tournament `id` (see the module's notes).
