@@ -59,6 +59,31 @@ struct Slots {
     running: usize,
 }
 
+impl Slots {
+    /// Ends the running analysis of `id`: keeps its result, dropping the
+    /// oldest finished analyses past `kept`; forgets a failure (logged) so
+    /// that the next read starts it again.
+    fn finish(&mut self, id: String, result: Result<MatchAnalysis, String>, kept: usize) {
+        self.running = self.running.saturating_sub(1);
+        match result {
+            Ok(analysis) => {
+                self.by_id
+                    .insert(id.clone(), Slot::Done(Arc::new(analysis)));
+                self.finished.push_back(id);
+                while self.finished.len() > kept {
+                    if let Some(old) = self.finished.pop_front() {
+                        self.by_id.remove(&old);
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::error!(match_id = %id, error = %e, "match analysis failed");
+                self.by_id.remove(&id);
+            }
+        }
+    }
+}
+
 /// The analyses of this instance and the threads that compute them.
 pub struct Analyses {
     slots: Arc<Mutex<Slots>>,
@@ -110,7 +135,7 @@ impl Analyses {
             None => {}
         }
         if slots.running >= self.queue {
-            super::metrics::metrics().limit_hit("analysis_queue_full");
+            super::metrics::metrics().limit_hit("analysis_busy");
             return Err(Error::Busy(format!(
                 "{} match analyses are being computed, the most at once; retry later",
                 slots.running
@@ -144,31 +169,11 @@ impl Analyses {
                     done.fetch_add(1, Ordering::Relaxed);
                 })
             };
-            let result = pool.run(work).await;
-            let mut slots = lock(&slots);
-            slots.running -= 1;
-            let result = match result {
+            let result = match pool.run(work).await {
                 Ok(analysis) => analysis,
                 Err(e) => Err(e.to_string()),
             };
-            match result {
-                Ok(analysis) => {
-                    slots
-                        .by_id
-                        .insert(id.clone(), Slot::Done(Arc::new(analysis)));
-                    slots.finished.push_back(id);
-                    while slots.finished.len() > kept {
-                        if let Some(old) = slots.finished.pop_front() {
-                            slots.by_id.remove(&old);
-                        }
-                    }
-                }
-                Err(e) => {
-                    // A bug: logged; the next read starts it again.
-                    tracing::error!(match_id = %id, error = %e, "match analysis failed");
-                    slots.by_id.remove(&id);
-                }
-            }
+            lock(&slots).finish(id, result, kept);
         });
     }
 }
@@ -202,5 +207,87 @@ impl Service {
     /// The budget each analysis runs with.
     pub fn analysis_budget(&self) -> Budget {
         self.analyses.budget()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Match, Rules};
+    use crate::service::SeatKind;
+
+    fn analyses(queue: usize, kept: usize) -> Analyses {
+        let limits = Limits {
+            analysis_queue: queue,
+            analysis_kept: kept,
+            ..Limits::default()
+        };
+        Analyses::new(&limits).unwrap()
+    }
+
+    fn finished(id: &str) -> Arc<MatchRecord> {
+        let game = Match::new(Rules::default(), [5; 32]).unwrap();
+        let mut rec = MatchRecord::sample(game, &[SeatKind::Bot; 4], false);
+        rec.id = id.into();
+        Arc::new(rec)
+    }
+
+    fn nothing() -> MatchAnalysis {
+        let budget = Budget {
+            max_hands: 1,
+            nodes_per_card: 1,
+        };
+        MatchAnalysis {
+            hands: Vec::new(),
+            hands_played: 0,
+            budget,
+            nodes: 0,
+        }
+    }
+
+    #[test]
+    fn a_full_queue_refuses_a_new_analysis_and_answers_a_running_one() {
+        let a = analyses(1, 8);
+        {
+            let mut slots = lock(&a.slots);
+            slots.running = 1;
+            let done = Arc::new(AtomicU32::new(3));
+            slots
+                .by_id
+                .insert("a".into(), Slot::Running { done, total: 9 });
+        }
+        let busy = a.read(finished("b"));
+        assert!(matches!(busy, Err(Error::Busy(_))), "{busy:?}");
+        let running = a.read(finished("a")).unwrap();
+        assert!(
+            matches!(running, AnalysisRead::Computing { done: 3, total: 9 }),
+            "{running:?}"
+        );
+        // Its end frees the queue.
+        lock(&a.slots).finish("a".into(), Ok(nothing()), 8);
+        assert_eq!(lock(&a.slots).running, 0);
+        assert!(matches!(a.read(finished("a")), Ok(AnalysisRead::Done(_))));
+    }
+
+    #[test]
+    fn the_oldest_finished_analyses_are_dropped_past_the_cap_and_a_failure_is_forgotten() {
+        let mut slots = Slots::default();
+        for id in ["a", "b", "c"] {
+            slots.running += 1;
+            slots.finish(id.into(), Ok(nothing()), 2);
+        }
+        assert!(!slots.by_id.contains_key("a"));
+        assert!(slots.by_id.contains_key("b") && slots.by_id.contains_key("c"));
+        slots.running += 1;
+        slots.by_id.insert(
+            "d".into(),
+            Slot::Running {
+                done: Arc::default(),
+                total: 1,
+            },
+        );
+        slots.finish("d".into(), Err("a bug".into()), 2);
+        assert!(!slots.by_id.contains_key("d"));
+        assert_eq!((slots.running, slots.finished.len()), (0, 2));
     }
 }

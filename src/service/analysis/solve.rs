@@ -194,3 +194,78 @@ fn solved(values: &[(Card, i32)], played: Card) -> Option<Solved> {
         best_cards,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    use super::*;
+    use crate::bots::{Bot, HeuristicBot};
+    use crate::rules::{Phase, Rules, Variant};
+
+    /// A match of `hands` hands of `variant` played to its end by house bots.
+    fn played(variant: Variant, hands: u32) -> Match {
+        let rules = Rules {
+            variant,
+            max_hands: Some(hands),
+            ..Rules::default()
+        };
+        let mut m = Match::new(rules, [9; 32]).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        while m.phase() != Phase::MatchOver {
+            let seat = m.turn().unwrap();
+            let action = HeuristicBot.choose(&m.view(Some(seat)), &mut rng);
+            m.apply(seat, action, &mut Vec::new()).unwrap();
+        }
+        m
+    }
+
+    #[test]
+    fn every_card_is_valued_in_order_and_the_last_tricks_within_any_budget() {
+        for variant in Variant::ALL {
+            let game = played(variant, 1);
+            let budget = Budget {
+                max_hands: 1,
+                nodes_per_card: 5_000,
+            };
+            let mut calls = 0;
+            let a = analyze(&game, budget, || calls += 1).unwrap();
+            let h = &game.history[0];
+            let table = game.table();
+            let played: Vec<(Seat, Card)> = h
+                .tricks
+                .iter()
+                .flat_map(|t| t.seats(table).zip(t.cards().iter().copied()))
+                .collect();
+            let cards = &a.hands[0].cards;
+            let valued: Vec<(Seat, Card)> = cards.iter().map(|c| (c.seat, c.card)).collect();
+            assert_eq!(valued, played, "{variant:?}");
+            assert_eq!(calls as u32, cards_to_value(&game, 1));
+            assert_eq!(a.hands[0].points, h.points[..usize::from(table.sides())]);
+            for c in cards {
+                let Some(s) = &c.solved else { continue };
+                assert!(s.value <= s.best, "{c:?}");
+                assert_eq!(s.best_cards.contains(&c.card), s.cost() == 0, "{c:?}");
+            }
+            let last = cards.iter().filter(|c| c.trick as usize == h.tricks.len());
+            assert!(last.clone().count() > 0 && last.clone().all(|c| c.solved.is_some()));
+            // The last card of a hand has nothing to choose.
+            let end = cards.last().unwrap().solved.as_ref().unwrap();
+            assert_eq!(end.cost(), 0);
+        }
+    }
+
+    #[test]
+    fn hands_past_the_budget_are_left_out() {
+        let game = played(Variant::Pairs, 2);
+        let budget = Budget {
+            max_hands: 1,
+            nodes_per_card: 1_000,
+        };
+        let a = analyze(&game, budget, || {}).unwrap();
+        assert_eq!((a.hands.len(), a.hands_played), (1, 2));
+        assert_eq!(a.hands[0].cards.len() as u32, cards_to_value(&game, 1));
+        assert!(cards_to_value(&game, 2) > cards_to_value(&game, 1));
+    }
+}
