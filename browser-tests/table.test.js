@@ -265,6 +265,7 @@ test('the end of a match shows a replay with the costly cards marked', async () 
   const notes = await page.locator('.replay .costly .note').allTextContents();
   assert.deepEqual(notes, costly.map((c) => `−${c.cost}`), 'each with what it cost');
   await assertAccessible(page, 'the replay');
+  await page.locator('.replay-hand').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'replay-desktop');
   assertNoProblems(page);
   await page.context().close();
