@@ -28,7 +28,7 @@ function handReplay(hand, seatName) {
     el('h3', {}, t('hand', hand.hand_number)),
     el('p', { class: 'costs' }, `${t('costBySeat')}: ${costs}`),
     el('ol', { class: 'replay-tricks' }, tricks.map((cards) => el('li', {},
-      el('ul', { class: 'trick small' }, cards.map((c) => el('li', { class: 'replay-card' },
+      el('ul', { class: 'replay-trick' }, cards.map((c) => el('li', { class: 'replay-card' },
         el('span', { class: 'who' }, seatName(c.seat)), el('ul', { class: 'one' }, cardMark(c)))))))));
 }
 
