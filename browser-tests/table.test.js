@@ -246,3 +246,27 @@ test('an unknown match or a wrong seat link says so', async () => {
   assertNoProblems(page, [/status of 40[14]/]);
   await page.context().close();
 });
+
+test('the end of a match shows a replay with the costly cards marked', async () => {
+  const page = await openPage(browser, { viewport: DESKTOP });
+  const { id } = await startAgainstBots(page, { maxHands: 1 });
+  let s = await waitForMove(page);
+  while (s.phase !== 'match_over') s = await clickMove(page);
+  // Computed on the server after the end: progress first, then the replay.
+  const replay = page.locator('.replay[data-status="done"]');
+  await replay.waitFor({ timeout: 300000 });
+  const analysis = await page.evaluate(async (m) => (await fetch(`/v1/matches/${m}/analysis`)).json(), id);
+  assert.equal(analysis.status, 'done');
+  const cards = analysis.hands.flatMap((h) => h.cards);
+  assert.equal(cards.length, 48, 'every card of the hand is valued');
+  assert.equal(await page.locator('.replay-card').count(), 48, 'and shown');
+  const costly = cards.filter((c) => c.solved && c.cost > 0);
+  assert.equal(await page.locator('.replay .costly').count(), costly.length, 'exactly the cards that cost points are marked');
+  const notes = await page.locator('.replay .costly .note').allTextContents();
+  assert.deepEqual(notes, costly.map((c) => `−${c.cost}`), 'each with what it cost');
+  await assertAccessible(page, 'the replay');
+  await page.locator('.replay-hand').first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'replay-desktop');
+  assertNoProblems(page);
+  await page.context().close();
+});

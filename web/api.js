@@ -42,6 +42,12 @@ export const createMatch = (body) => call('POST', '/v1/matches', { body });
 /** `GET /v1/matches/{id}`: the view of the token's seat (spectator without). */
 export const getView = (id, token) => call('GET', `/v1/matches/${encodeURIComponent(id)}`, { token });
 
+/**
+ * `GET /v1/matches/{id}/analysis` of a finished match: `status` is
+ * `computing` (ask again later) or `done`.
+ */
+export const getAnalysis = (id, token) => call('GET', `/v1/matches/${encodeURIComponent(id)}/analysis`, { token });
+
 /** The number of the match's last event (to follow the stream from there). */
 export async function lastSeq(id, token) {
   const page = await call('GET', `/v1/matches/${encodeURIComponent(id)}/events?limit=1`, { token });

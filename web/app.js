@@ -176,6 +176,8 @@ function openTable(id, token) {
   let again = false;
   let closed = false;
   let stop = null;
+  let analysis = null;
+  let analysing = false;
   const live = el('p', { class: 'sr', 'aria-live': 'polite', id: 'live' });
   const status = el('p', { class: 'status', id: 'status' });
   const clock = el('span', { class: 'clock', id: 'clock' });
@@ -195,7 +197,7 @@ function openTable(id, token) {
     const wasInHand = document.activeElement?.classList?.contains('card');
     status.textContent = statusText(view);
     tick();
-    body.replaceChildren(renderTable(view, { onAction: send, onRefused: refusedCard, busy, message }));
+    body.replaceChildren(renderTable(view, { onAction: send, onRefused: refusedCard, busy, message, analysis }));
     let target = focused ? body.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
     if (!target && wasInHand) target = body.querySelector('.hand .card.legal') || body.querySelector('.hand .card');
     if (target) target.focus();
@@ -223,6 +225,7 @@ function openTable(id, token) {
       }
       if (message === t('connLost')) message = '';
       draw();
+      if (view.phase === 'match_over') analyse();
     } catch (e) {
       failed(e);
       draw();
@@ -230,6 +233,22 @@ function openTable(id, token) {
       fetching = false;
       if (again && !closed) { again = false; refresh(); }
     }
+  }
+
+  // Once the match is over: its analysis, asked again every 2 s while
+  // the server computes it.
+  async function analyse() {
+    if (analysing || closed || (analysis && analysis.status === 'done')) return;
+    analysing = true;
+    try {
+      analysis = await api.getAnalysis(id, token);
+      draw();
+    } catch {
+      analysis = null;
+    } finally {
+      analysing = false;
+    }
+    if (!closed && analysis && analysis.status !== 'done') setTimeout(analyse, 2000);
   }
 
   async function send(action) {

@@ -5,6 +5,7 @@
 import { t } from './i18n.js';
 import { el } from './dom.js';
 import { cardName, face, parse, sortHand, whyNot } from './cards.js';
+import { replay } from './replay.js';
 
 /**
  * A seat's display name ("Seat 2", its given name, "… (you)"); a name
@@ -179,9 +180,10 @@ export function clockLeft(view) {
 
 /**
  * The whole table for `view`; `onAction(action)` posts a legal action,
- * `onRefused(reason)` explains a click on a card that cannot be played.
+ * `onRefused(reason)` explains a click on a card that cannot be played;
+ * `analysis` is the finished match's analysis as far as it is known.
  */
-export function renderTable(view, { onAction, onRefused, busy, message }) {
+export function renderTable(view, { onAction, onRefused, busy, message, analysis }) {
   const me = view.you !== null && view.you !== undefined;
   return el('div', { class: `table-page seats-${view.seats.length}`, 'data-version': view.version, 'data-phase': view.phase, 'data-turn': view.turn ?? '' },
     el('section', { class: 'board', 'aria-label': t('trick') },
@@ -193,6 +195,7 @@ export function renderTable(view, { onAction, onRefused, busy, message }) {
     me ? actionButtons(view, onAction, busy) : el('p', { class: 'spectator' }, t('spectator')),
     handView(view, onAction, busy, onRefused),
     over(view),
+    view.phase === 'match_over' ? replay(analysis, (seat) => seatName(view, seat)) : null,
     el('div', { class: 'info' },
       scoreBoard(view),
       el('section', { class: 'last', 'aria-labelledby': 'last-title' },

@@ -23,6 +23,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(matches::handlers::events)
         .service(matches::stream::stream_events)
         .service(matches::handlers::history)
+        .service(matches::analysis::analysis)
         .service(players::handlers::create_player)
         .service(players::handlers::me)
         .service(players::handlers::rotate_key)

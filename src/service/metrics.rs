@@ -66,7 +66,7 @@ pub struct Metrics {
     pub scheduler_lateness: HistogramVec,
     /// Other limits reached, by `limit` (`store_full`, `match_too_large`,
     /// `streams_per_ip`, `connections_per_ip`, `body_timeout`,
-    /// `bot_pool_busy`, `hint_pool_busy`, `commit_races_lost`).
+    /// `bot_pool_busy`, `hint_pool_busy`, `analysis_busy`, `commit_races_lost`).
     pub limits_hit: IntCounterVec,
 }
 
@@ -182,7 +182,7 @@ impl Metrics {
             limits_hit: counter_vec(
                 &r,
                 "botifarra_limits_hit_total",
-                "Other limits reached, by limit (store_full, match_too_large, streams_per_ip, streams_total, players_per_ip_per_day, players_total, connections_per_ip, body_timeout, bot_pool_busy, hint_pool_busy, commit_races_lost).",
+                "Other limits reached, by limit (store_full, match_too_large, streams_per_ip, streams_total, players_per_ip_per_day, players_total, connections_per_ip, body_timeout, bot_pool_busy, hint_pool_busy, analysis_busy, commit_races_lost).",
                 &["limit"],
             ),
             registry: r,

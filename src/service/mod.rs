@@ -26,6 +26,7 @@
 
 mod act;
 mod act_kind;
+pub mod analysis;
 mod bot_pool;
 mod cache;
 mod clock;
@@ -56,6 +57,7 @@ use std::sync::Arc;
 use crate::store::MatchStore;
 
 pub use act::{Act, ActRequest, Acted};
+pub use analysis::AnalysisRead;
 pub use clock::{now_ms as clock_now_ms, rfc3339};
 pub use conditional::{Conditional, Tag};
 pub use create::{Created, NewMatch, NewSeat, SeatToken};
@@ -89,6 +91,17 @@ pub struct Limits {
     pub bot_threads: usize,
     /// Most hints computed at once (on the low-priority bot threads).
     pub hint_threads: usize,
+    /// The threads match analyses run on (low priority, their own).
+    pub analysis_threads: usize,
+    /// Most match analyses running or waiting for a thread at once.
+    pub analysis_queue: usize,
+    /// Most finished match analyses kept (the oldest dropped first).
+    pub analysis_kept: usize,
+    /// The hands of a match its analysis values, from the first.
+    pub analysis_hands: u32,
+    /// The solver's budget for one card of an analysis, in positions
+    /// visited; past it the card is left unsolved.
+    pub analysis_nodes_per_card: u64,
     /// Most hands a match may deal, whatever its target: the hard cap on a
     /// match's events and size.
     pub max_hands_per_match: u32,
@@ -118,6 +131,11 @@ impl Default for Limits {
             max_steps: 64,
             bot_threads: 2,
             hint_threads: 1,
+            analysis_threads: 1,
+            analysis_queue: 4,
+            analysis_kept: 64,
+            analysis_hands: 24,
+            analysis_nodes_per_card: 2_000_000,
             max_hands_per_match: 1000,
             rated_clock_ms: 120_000,
             rated_bot_clock_ms: 15_000,
@@ -134,6 +152,7 @@ pub struct Service {
     limits: Limits,
     driver: driver::Driver,
     cache: cache::Cache,
+    analyses: analysis::Analyses,
     hooks: Arc<dyn Hooks>,
     /// Wakes this instance's scheduler when a write made work due now,
     /// and tells it the soonest future due time this instance wrote.
@@ -152,11 +171,13 @@ impl Service {
             limits.max_steps,
             limits.caps(),
         )?;
+        let analyses = analysis::Analyses::new(&limits)?;
         Ok(Service {
             store: Arc::new(instrumented::Instrumented::new(store)),
             limits,
             driver,
             cache: cache::Cache::default(),
+            analyses,
             hooks: Arc::new(NoPlayers),
             due_wake: Arc::default(),
         })

@@ -136,6 +136,7 @@ fn the_document_says_what_is_optional_who_may_call_and_what_errors_look_like() {
         "/v1/matches/{id}/events",
         "/v1/matches/{id}/stream",
         "/v1/matches/{id}/history",
+        "/v1/matches/{id}/analysis",
     ];
     let mut operation_ids = std::collections::HashSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {

@@ -15,6 +15,7 @@ mod logs;
 mod raw;
 mod tapped_store;
 
+mod analysis;
 mod browser;
 mod challenge_caps;
 mod challenges;

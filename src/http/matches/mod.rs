@@ -1,5 +1,6 @@
 //! Matches: creating and reading them ([`handlers`]: create, view, legal
-//! moves, events, history), acting in them ([`actions`]), following their
+//! moves, events, history; [`analysis`]: a finished match's cards
+//! valued), acting in them ([`actions`]), following their
 //! events as server-sent events ([`stream`]), and their request and
 //! response types ([`wire`]).
 //!
@@ -10,6 +11,7 @@
 //! [`SeatPlayer`]: crate::http::players::wire::SeatPlayer
 
 pub mod actions;
+pub mod analysis;
 pub mod endings;
 pub mod handlers;
 pub mod stream;

@@ -143,7 +143,7 @@ fn add_to(op: &mut Operation, path: &str) {
                 .headers
                 .insert("RateLimit".into(), header_ref("RateLimit"));
         }
-        if status == "429" {
+        if status == "429" || status == "202" {
             response
                 .headers
                 .insert("Retry-After".into(), header_ref("Retry-After"));

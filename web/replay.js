@@ -1,0 +1,46 @@
+// The end-of-match replay from `GET /v1/matches/{id}/analysis`: every
+// trick of every analysed hand, each card marked with what it cost beside
+// the best card of its position (solved with every hand known).
+
+import { t } from './i18n.js';
+import { el } from './dom.js';
+import { cardName, face, parse } from './cards.js';
+
+function cardMark(c) {
+  const { suit } = parse(c.card);
+  const costly = c.solved && c.cost > 0;
+  const cls = `played${costly ? ' costly' : ''}${c.solved ? '' : ' unsolved'}`;
+  const note = !c.solved ? t('unsolved')
+    : costly ? t('costly', c.cost, c.best_cards.map(cardName).join(', ')) : t('bestCard');
+  return el('li', { class: cls, 'data-cost': c.solved ? c.cost : '' },
+    el('span', { class: `face suit-${suit}`, 'aria-hidden': 'true' },
+      el('span', { class: 'rank' }, face(c.card)), el('span', { class: 'suit' }, t('suits')[suit])),
+    el('span', { class: 'sr' }, cardName(c.card)),
+    el('span', { class: 'note' }, costly ? `−${c.cost}` : ''),
+    el('span', { class: 'sr' }, note));
+}
+
+function handReplay(hand, seatName) {
+  const tricks = [];
+  for (const c of hand.cards) (tricks[c.trick - 1] ||= []).push(c);
+  const costs = hand.cost_by_seat.map((cost, seat) => `${seatName(seat)}: −${cost}`).join(' · ');
+  return el('section', { class: 'replay-hand' },
+    el('h3', {}, t('hand', hand.hand_number)),
+    el('p', { class: 'costs' }, `${t('costBySeat')}: ${costs}`),
+    el('ol', { class: 'replay-tricks' }, tricks.map((cards) => el('li', {},
+      el('ul', { class: 'replay-trick' }, cards.map((c) => el('li', { class: 'replay-card' },
+        el('span', { class: 'who' }, seatName(c.seat)), el('ul', { class: 'one' }, cardMark(c)))))))));
+}
+
+/**
+ * The replay section for `analysis` (null: nothing yet): its progress
+ * while the server computes it, then every hand trick by trick.
+ */
+export function replay(analysis, seatName) {
+  if (!analysis) return null;
+  const body = analysis.status !== 'done'
+    ? [el('p', { class: 'progress' }, t('analysing', analysis.progress.done, analysis.progress.total))]
+    : analysis.hands.map((h) => handReplay(h, seatName));
+  return el('section', { class: 'replay', 'data-status': analysis.status, 'aria-labelledby': 'replay-title' },
+    el('h2', { id: 'replay-title' }, t('analysis')), el('p', {}, t('analysisIntro')), body);
+}
