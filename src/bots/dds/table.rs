@@ -129,9 +129,9 @@ impl Table {
             .find(|e| e.generation == self.generation && e.key == *key)
     }
 
-    /// Records that the value of `key` is at least `need` (`reached`) or
-    /// below it, with the card that decided it; `depth`: tricks left.
-    pub fn store(&mut self, key: &Key, need: i32, reached: bool, best: u8, depth: u8) {
+    /// Records that the value of `key` is at least `bound` (`reached`) or
+    /// at most it, with the card that decided it; `depth`: tricks left.
+    pub fn store(&mut self, key: &Key, bound: i32, reached: bool, best: u8, depth: u8) {
         let i = key.hash() as usize & self.mask;
         let g = self.generation;
         let [a, b] = &mut self.entries[i..i + 2] else {
@@ -158,9 +158,9 @@ impl Table {
             slot
         };
         if reached {
-            e.lo = e.lo.max(need as i8);
+            e.lo = e.lo.max(bound as i8);
         } else {
-            e.hi = e.hi.min(need as i8 - 1);
+            e.hi = e.hi.min(bound as i8);
         }
         e.best = best;
     }

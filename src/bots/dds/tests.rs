@@ -15,14 +15,14 @@ use crate::rules::{Card, CardSet, HandState, Rules, Seat, Variant};
 const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
 
 /// The `i`-th rule set of the sweep: every variant with no option, forced
-/// mode (pairs only) and must-trump.
+/// mode (pairs only), must-trump, and both.
 fn rules_of(i: u64) -> Rules {
     let variant = Variant::ALL[(i % 3) as usize];
-    let option = (i / 3) % 3;
+    let option = (i / 3) % 4;
     Rules {
         variant,
-        forced: option == 1 && variant == Variant::Pairs,
-        must_trump: option == 2,
+        forced: option % 2 == 1 && variant == Variant::Pairs,
+        must_trump: option >= 2,
         ..Rules::default()
     }
 }
@@ -176,6 +176,28 @@ fn sure_points_never_exceed_the_value() {
         let mut s = DealSolver::new(&rules);
         let v = s.value(&h, h.turn).unwrap();
         assert!(sure_points(&pos) <= v, "endgame {i}");
+    }
+}
+
+#[test]
+fn every_zero_window_answer_is_a_true_bound() {
+    for i in 0..48 {
+        let rules = rules_of(i);
+        let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
+        let h = seeded_endgame(&rules, 2_000 + i, 4 + (i % 2) as u32, on_table);
+        let mut s = DealSolver::new(&rules);
+        let v = s.value(&h, h.turn).unwrap();
+        for need in 0..=s.pos.left + 1 {
+            if need % 2 == 0 {
+                s.clear();
+            }
+            let b = s.reach(need);
+            if b >= need {
+                assert!(v >= b, "endgame {i}: {v} below the bound {b} of {need}");
+            } else {
+                assert!(v <= b, "endgame {i}: {v} above the bound {b} of {need}");
+            }
+        }
     }
 }
 
