@@ -47,7 +47,7 @@ use std::cell::RefCell;
 use crate::rules::scoring::over_threshold;
 use crate::rules::{Card, HandState, Rules, Seat};
 
-/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2.5 MiB a
+/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2 MiB a
 /// thread).
 const HERE_BITS: u32 = 16;
 

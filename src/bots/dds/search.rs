@@ -26,7 +26,7 @@ pub struct DealSolver {
 }
 
 impl DealSolver {
-    /// Entries of the default table: `2^18` (10 MiB).
+    /// Entries of the default table: `2^18` (8 MiB).
     pub const TABLE_BITS: u32 = 18;
 
     /// A solver for hands played under `rules`, with no node budget.

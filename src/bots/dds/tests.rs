@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::deals::{seeded_deal, seeded_endgame};
 use super::pos::Pos;
-use super::table::{Key, decode, encode};
+use super::table::{Key, Table, decode, encode};
 use super::{DealSolver, bounds::sure_points};
 use crate::bots::solver::Solver;
 use crate::rules::random::random_card;
@@ -165,6 +165,23 @@ fn keys_forget_only_which_zero_point_cards_are_gone() {
     }
     let k = Key::of(&Pos::new(&rules, &h2));
     assert_eq!(k, Key::of(&Pos::new(&rules, &h2)));
+}
+
+#[test]
+fn the_table_forgets_its_entries_over_every_generation() {
+    let rules = Rules::default();
+    let key = Key::of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
+    let mut t = Table::new(4);
+    t.store(&key, 30, true, 0, 12);
+    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, i8::MAX)));
+    t.store(&key, 40, false, 0, 12);
+    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, 40)));
+    for _ in 0..=u32::from(u16::MAX) {
+        t.clear();
+        assert!(t.get(&key).is_none());
+    }
+    t.store(&key, 20, true, 0, 12);
+    assert_eq!(t.get(&key).map(|e| e.lo), Some(20));
 }
 
 #[test]
