@@ -68,7 +68,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub bench: Option<u64>,
     /// The solver's transposition table holds `2^table_bits` entries of
-    /// 40 bytes (18: the library's default, 10 MiB).
+    /// 32 bytes (18: the library's default, 8 MiB).
     #[arg(long, default_value_t = 18)]
     pub table_bits: u32,
 }

@@ -15,7 +15,10 @@
 //!   rest of the 72; in the individual variants the other seats are
 //!   assumed to play against the solver's seat together ("paranoid").
 //! - **Search.** Zero-window searches ("can the side still take `need`
-//!   points?", [`search`]): a guess, the value beside it, then bisection.
+//!   points?", [`search`]) that answer a bound, not only yes or no
+//!   (fail-soft): a guess, the bound it answered, then bisection between
+//!   the bounds; the last trick is scored without a search (every card is
+//!   forced).
 //! - **Transposition table** at trick starts, keyed on relative ranks
 //!   (zero-point cards renumbered, so positions that differ only by which
 //!   of them are gone share an entry), bounded memory ([`table`]).
@@ -44,7 +47,7 @@ use std::cell::RefCell;
 use crate::rules::scoring::over_threshold;
 use crate::rules::{Card, HandState, Rules, Seat};
 
-/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2.5 MiB a
+/// Entries of the table of [`solve_each_here`]'s solvers: `2^16` (2 MiB a
 /// thread).
 const HERE_BITS: u32 = 16;
 

@@ -26,7 +26,7 @@ pub struct DealSolver {
 }
 
 impl DealSolver {
-    /// Entries of the default table: `2^18` (10 MiB).
+    /// Entries of the default table: `2^18` (8 MiB).
     pub const TABLE_BITS: u32 = 18;
 
     /// A solver for hands played under `rules`, with no node budget.
@@ -128,48 +128,87 @@ impl DealSolver {
         }
     }
 
-    /// The exact value of the position: a first zero-window search at
-    /// `guess`, one beside it (the answer when the guess was right), then
-    /// bisection of what is left.
+    /// The exact value of the position by zero-window searches that answer
+    /// a bound (fail-soft): the first at `guess`, the second at the bound
+    /// the first answered (the value when the guess was close), then
+    /// bisection of what is left between the bounds.
     fn exact(&mut self, guess: i32) -> i32 {
         let (mut lo, mut hi) = (0, self.pos.left);
-        let mut probe = guess.clamp(lo + 1, hi.max(1));
+        let mut probe = guess;
         let mut probes = 0;
         while lo < hi && !self.aborted {
-            if self.reach(probe) {
-                lo = probe;
+            let need = probe.clamp(lo + 1, hi);
+            let v = self.reach(need);
+            if v >= need {
+                lo = v;
             } else {
-                hi = probe - 1;
+                hi = v;
             }
             probes += 1;
-            probe = if probes == 1 && lo == probe {
-                probe + 1
-            } else if probes == 1 {
-                probe - 1
+            probe = if probes == 1 {
+                if v >= need { v + 1 } else { v }
             } else {
                 (lo + hi + 1) / 2
             };
-            probe = probe.clamp(lo + 1, hi.max(lo + 1));
         }
         lo
     }
 
-    /// Whether the side can take at least `need` hand points from here.
-    pub(super) fn reach(&mut self, need: i32) -> bool {
+    /// A zero-window search: whether the side can take at least `need`
+    /// hand points from here, as a bound `v` on them: at least `v` when
+    /// `v >= need`, at most `v` when below.
+    pub(super) fn reach(&mut self, need: i32) -> i32 {
         if need <= 0 {
-            return true;
+            return 0;
         }
         if need > self.pos.left || self.aborted {
-            return false;
+            return self.pos.left.min(need - 1);
         }
         self.nodes += 1;
         if self.nodes > self.budget {
             self.aborted = true;
-            return false;
+            return need - 1;
         }
         if !self.pos.trick.is_empty() {
             return self.moves(need, None).0;
         }
+        if self.pos.hands[self.pos.turn as usize].len() == 1 {
+            return self.last_trick();
+        }
+        let (lo, hi) = self.bounds();
+        if need <= lo {
+            return lo;
+        }
+        if need > hi {
+            return hi;
+        }
+        let key = Key::of(&self.pos);
+        let held = self.pos.held();
+        let mut hint = None;
+        if let Some(e) = self.table.get(&key) {
+            if i32::from(e.lo) >= need {
+                return i32::from(e.lo);
+            }
+            if i32::from(e.hi) < need {
+                return i32::from(e.hi);
+            }
+            hint = decode(e.best, held);
+        }
+        let (v, best) = self.moves(need, hint);
+        if !self.aborted
+            && let Some(c) = best
+        {
+            let depth = self.pos.hands[self.pos.turn as usize].len() as u8;
+            let v = if v >= need { v.max(lo) } else { v.min(hi) };
+            self.table.store(&key, v, v >= need, encode(c, held), depth);
+        }
+        v
+    }
+
+    /// Bounds on the hand points the side takes from a trick start: the
+    /// sure points of the side that leads, the strongest trumps each side
+    /// holds.
+    fn bounds(&self) -> (i32, i32) {
         let leading = self.pos.table.side(self.pos.turn) == self.side;
         let lead_sure = sure_points(&self.pos);
         let (ours, theirs) = (
@@ -181,53 +220,51 @@ impl DealSolver {
         } else {
             (ours, lead_sure.max(theirs))
         };
-        if need <= lo {
-            return true;
-        }
-        if need > self.pos.left - theirs {
-            return false;
-        }
-        let key = Key::of(&self.pos);
-        let held = self.pos.held();
-        let mut hint = None;
-        if let Some(e) = self.table.get(&key) {
-            if i32::from(e.lo) >= need {
-                return true;
-            }
-            if i32::from(e.hi) < need {
-                return false;
-            }
-            hint = decode(e.best, held);
-        }
-        let (reached, best) = self.moves(need, hint);
-        if !self.aborted
-            && let Some(c) = best
-        {
-            let depth = self.pos.hands[self.pos.turn as usize].len() as u8;
-            self.table
-                .store(&key, need, reached, encode(c, held), depth);
-        }
-        reached
+        (lo, self.pos.left - theirs)
     }
 
-    /// Tries the moves of the seat to play (`hint` first): whether `need`
-    /// is reached, and the card that decided it.
-    fn moves(&mut self, need: i32, hint: Option<Card>) -> (bool, Option<Card>) {
+    /// The points the side takes from the last trick (at its start: every
+    /// seat holds one card, so every card is forced).
+    fn last_trick(&mut self) -> i32 {
+        let saved = self.pos;
+        let mut gained = 0;
+        for _ in 0..self.pos.table.seats {
+            let c = self.pos.hands[self.pos.turn as usize]
+                .lowest()
+                .unwrap_or_default();
+            let (_, beat) = self.pos.legal();
+            gained += self.play(c, beat.contains(c));
+        }
+        self.pos = saved;
+        gained
+    }
+
+    /// Tries the moves of the seat to play (`hint` first): a bound on the
+    /// points (as [`DealSolver::reach`] answers), and the card that
+    /// decided it.
+    fn moves(&mut self, need: i32, hint: Option<Card>) -> (i32, Option<Card>) {
         let (legal, beat) = self.pos.legal();
         let moves = ordered(&self.pos, legal, beat, hint);
         let maximising = self.pos.table.side(self.pos.turn) == self.side;
         let saved = self.pos;
+        // Failing every card: the best of the bounds they answered.
+        let mut bound = if maximising { i32::MIN } else { i32::MAX };
         for &c in moves.as_slice() {
             let gained = self.play(c, beat.contains(c));
-            let reached = self.reach(need - gained);
+            let v = gained + self.reach(need - gained);
             self.pos = saved;
             if self.aborted {
-                return (false, None);
+                return (need - 1, None);
             }
-            if reached == maximising {
-                return (reached, Some(c));
+            if (v >= need) == maximising {
+                return (v, Some(c));
             }
+            bound = if maximising {
+                bound.max(v)
+            } else {
+                bound.min(v)
+            };
         }
-        (!maximising, moves.as_slice().first().copied())
+        (bound, moves.as_slice().first().copied())
     }
 }

@@ -10,8 +10,9 @@
 //! (the 10 to the 9) where they are; with the leader, it is the position up
 //! to card equivalence.
 //!
-//! **Memory.** A fixed array of `2^bits` entries in buckets of two,
-//! allocated once: a new entry takes a slot of an older generation first,
+//! **Memory.** A fixed array of `2^bits` entries of 32 bytes (the four
+//! hands packed in three words), in buckets of two that fill one 64-byte
+//! cache line, allocated once: a new entry takes a slot of an older generation first,
 //! else the one with fewer tricks left. A new generation (new trump, side
 //! or rules) empties the table without touching its memory.
 
@@ -22,10 +23,13 @@ use super::pos::Pos;
 /// Every zero-point card of suit 0 (strengths 0 to 6).
 const LOW: u64 = 0x7F;
 
-/// A trick start up to card equivalence: each seat's cards renumbered, the
-/// leader in the top bits of the first.
+/// A trick start up to card equivalence: each seat's cards renumbered (48
+/// bits each, packed in three words), and the leader.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-pub(super) struct Key([u64; 4]);
+pub(super) struct Key {
+    packed: [u64; 3],
+    leader: u8,
+}
 
 impl Key {
     /// The key of `pos` (at a trick start).
@@ -47,17 +51,27 @@ impl Key {
                 low ^= b;
             }
         }
-        out[0] |= u64::from(pos.turn) << 60;
-        Key(out)
+        Key {
+            packed: [
+                out[0] | out[1] << 48,
+                out[1] >> 16 | out[2] << 32,
+                out[2] >> 32 | out[3] << 16,
+            ],
+            leader: pos.turn,
+        }
     }
 
     fn hash(&self) -> u64 {
-        let mut h = 0u64;
-        for &x in &self.0 {
+        let mut h = u64::from(self.leader);
+        for &x in &self.packed {
             h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;
         }
-        h
+        // The low bits of a product see only the low bits of its factors:
+        // mix every bit into the ones that pick the bucket.
+        h ^= h >> 32;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^ h >> 33
     }
 }
 
@@ -85,11 +99,13 @@ pub(super) fn decode(code: u8, alive: CardSet) -> Option<Card> {
     CardSet(alive.0 & (LOW << s)).nth(u32::from(code - s))
 }
 
-/// Bounds on the points still to take from a trick start.
+/// Bounds on the points still to take from a trick start (32 bytes).
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
 pub(super) struct Entry {
-    key: Key,
-    generation: u32,
+    packed: [u64; 3],
+    generation: u16,
+    leader: u8,
     /// The value is at least `lo` and at most `hi`.
     pub lo: i8,
     pub hi: i8,
@@ -98,11 +114,21 @@ pub(super) struct Entry {
     depth: u8,
 }
 
+const _: () = assert!(size_of::<Entry>() == 32);
+
+impl Entry {
+    /// Whether the entry holds `key` in generation `g`.
+    #[inline]
+    fn holds(&self, key: &Key, g: u16) -> bool {
+        self.generation == g && self.leader == key.leader && self.packed == key.packed
+    }
+}
+
 /// The table (see the module's documentation).
 pub(super) struct Table {
     entries: Vec<Entry>,
     mask: usize,
-    generation: u32,
+    generation: u16,
 }
 
 impl Table {
@@ -117,6 +143,11 @@ impl Table {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
+        if self.generation == u16::MAX {
+            // Every generation used: empty the memory once, start again.
+            self.entries.fill(Entry::default());
+            self.generation = 0;
+        }
         self.generation += 1;
     }
 
@@ -126,20 +157,20 @@ impl Table {
         let i = key.hash() as usize & self.mask;
         self.entries[i..i + 2]
             .iter()
-            .find(|e| e.generation == self.generation && e.key == *key)
+            .find(|e| e.holds(key, self.generation))
     }
 
-    /// Records that the value of `key` is at least `need` (`reached`) or
-    /// below it, with the card that decided it; `depth`: tricks left.
-    pub fn store(&mut self, key: &Key, need: i32, reached: bool, best: u8, depth: u8) {
+    /// Records that the value of `key` is at least `bound` (`reached`) or
+    /// at most it, with the card that decided it; `depth`: tricks left.
+    pub fn store(&mut self, key: &Key, bound: i32, reached: bool, best: u8, depth: u8) {
         let i = key.hash() as usize & self.mask;
         let g = self.generation;
         let [a, b] = &mut self.entries[i..i + 2] else {
             unreachable!()
         };
-        let e = if a.generation == g && a.key == *key {
+        let e = if a.holds(key, g) {
             a
-        } else if b.generation == g && b.key == *key {
+        } else if b.holds(key, g) {
             b
         } else {
             let slot = if a.generation != g || (b.generation == g && a.depth <= b.depth) {
@@ -148,8 +179,9 @@ impl Table {
                 b
             };
             *slot = Entry {
-                key: *key,
+                packed: key.packed,
                 generation: g,
+                leader: key.leader,
                 lo: 0,
                 hi: i8::MAX,
                 best,
@@ -158,9 +190,9 @@ impl Table {
             slot
         };
         if reached {
-            e.lo = e.lo.max(need as i8);
+            e.lo = e.lo.max(bound as i8);
         } else {
-            e.hi = e.hi.min(need as i8 - 1);
+            e.hi = e.hi.min(bound as i8);
         }
         e.best = best;
     }

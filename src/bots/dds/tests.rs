@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::deals::{seeded_deal, seeded_endgame};
 use super::pos::Pos;
-use super::table::{Key, decode, encode};
+use super::table::{Key, Table, decode, encode};
 use super::{DealSolver, bounds::sure_points};
 use crate::bots::solver::Solver;
 use crate::rules::random::random_card;
@@ -15,14 +15,14 @@ use crate::rules::{Card, CardSet, HandState, Rules, Seat, Variant};
 const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
 
 /// The `i`-th rule set of the sweep: every variant with no option, forced
-/// mode (pairs only) and must-trump.
+/// mode (pairs only), must-trump, and both.
 fn rules_of(i: u64) -> Rules {
     let variant = Variant::ALL[(i % 3) as usize];
-    let option = (i / 3) % 3;
+    let option = (i / 3) % 4;
     Rules {
         variant,
-        forced: option == 1 && variant == Variant::Pairs,
-        must_trump: option == 2,
+        forced: option % 2 == 1 && variant == Variant::Pairs,
+        must_trump: option >= 2,
         ..Rules::default()
     }
 }
@@ -168,6 +168,23 @@ fn keys_forget_only_which_zero_point_cards_are_gone() {
 }
 
 #[test]
+fn the_table_forgets_its_entries_over_every_generation() {
+    let rules = Rules::default();
+    let key = Key::of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
+    let mut t = Table::new(4);
+    t.store(&key, 30, true, 0, 12);
+    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, i8::MAX)));
+    t.store(&key, 40, false, 0, 12);
+    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, 40)));
+    for _ in 0..=u32::from(u16::MAX) {
+        t.clear();
+        assert!(t.get(&key).is_none());
+    }
+    t.store(&key, 20, true, 0, 12);
+    assert_eq!(t.get(&key).map(|e| e.lo), Some(20));
+}
+
+#[test]
 fn sure_points_never_exceed_the_value() {
     for i in 0..60 {
         let rules = rules_of(i);
@@ -176,6 +193,28 @@ fn sure_points_never_exceed_the_value() {
         let mut s = DealSolver::new(&rules);
         let v = s.value(&h, h.turn).unwrap();
         assert!(sure_points(&pos) <= v, "endgame {i}");
+    }
+}
+
+#[test]
+fn every_zero_window_answer_is_a_true_bound() {
+    for i in 0..48 {
+        let rules = rules_of(i);
+        let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
+        let h = seeded_endgame(&rules, 2_000 + i, 4 + (i % 2) as u32, on_table);
+        let mut s = DealSolver::new(&rules);
+        let v = s.value(&h, h.turn).unwrap();
+        for need in 0..=s.pos.left + 1 {
+            if need % 2 == 0 {
+                s.clear();
+            }
+            let b = s.reach(need);
+            if b >= need {
+                assert!(v >= b, "endgame {i}: {v} below the bound {b} of {need}");
+            } else {
+                assert!(v <= b, "endgame {i}: {v} above the bound {b} of {need}");
+            }
+        }
     }
 }
 
