@@ -1,5 +1,6 @@
 //! The reference web client: a table to play, join and watch matches in a
-//! browser, built on the public API only. Its files (`web/` in the
+//! browser, sign in as a player and play tournaments, built on the public
+//! API only. Its files (`web/` in the
 //! repository) are embedded in the binary, so the server needs nothing else
 //! on disk; `BOTIFARRA_WEB_DIR=web` serves them from that folder instead,
 //! to edit them without a rebuild. Every answer carries a strict
@@ -46,6 +47,8 @@ const ASSETS: &[Asset] = &[
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("i18n.js", "text/javascript; charset=utf-8"),
     asset!("table.js", "text/javascript; charset=utf-8"),
+    asset!("player.js", "text/javascript; charset=utf-8"),
+    asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
