@@ -73,6 +73,7 @@ for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]]) {
       s = await clickMove(page);
     }
     await page.locator('.over').waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /\b(null|undefined|NaN)\b/, 'no placeholder leaks');
     const scores = await page.locator('[data-side-score]').allTextContents();
     await screenshot(page, `tournament-board-${label}`);
 
@@ -87,6 +88,10 @@ for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     assert.equal(watch, 1, 'the finished round links its table to replay');
     await page.waitForSelector('[data-tournament-page][data-status="over"]', { timeout: 30000 });
     assert.equal(await page.locator('[data-standings] tbody tr').count(), 1, 'the one ranked unit is in the standings');
+    // The player's events say the tournament is over, with the rank.
+    await page.locator('#notice [data-notice-link]').waitFor({ timeout: 30000 });
+    assert.match(await page.locator('#notice').innerText(), /you placed 1\b/);
+    assert.doesNotMatch(await page.locator('main').innerText(), /\b(null|undefined|NaN)\b/, 'no placeholder leaks');
     await assertAccessible(page, `a finished duplicate with its traveller (${label})`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     const wide = await page.evaluate(() => [...document.querySelectorAll('body *')]

@@ -222,7 +222,7 @@ function openTable(id, token, tournament) {
   const back = tournament
     ? el('p', { class: 'back' }, el('a', { href: `#${new URLSearchParams({ tournament })}`, 'data-back-tournament': '' }, t('backToTournament')))
     : null;
-  main.replaceChildren(heading, back, el('div', { class: 'status-bar' }, status, clock), live, body);
+  main.replaceChildren(...[heading, back, el('div', { class: 'status-bar' }, status, clock), live, body].filter(Boolean));
 
   const draw = () => {
     if (closed) return;
