@@ -131,3 +131,10 @@ export const withdraw = (key, id) => call('DELETE', `/v1/tournaments/${enc(id)}/
 
 /** `POST /v1/tournaments/{id}/start` (the maker only). */
 export const startTournament = (key, id) => call('POST', `/v1/tournaments/${enc(id)}/start`, { token: key });
+
+/** `GET /v1/leaderboard`: a pool's players by rating, a page at a time. */
+export function leaderboard(variant, after) {
+  const q = new URLSearchParams({ variant, limit: '50' });
+  if (after) q.set('after', after);
+  return call('GET', `/v1/leaderboard?${q}`);
+}

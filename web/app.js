@@ -3,8 +3,8 @@
 // address fragment says what to show: `#match=<id>&token=<seat token>` a
 // seat, `#match=<id>&as=player` the signed-in player's seat (its key, kept
 // in `localStorage`, acts for it), `#match=<id>` a spectator,
-// `#tournaments` the tournaments, `#tournament=<id>` one, `#account` the
-// sign-in, empty the lobby. A token stays in the fragment, which browsers
+// `#tournaments` the tournaments, `#tournament=<id>` one, `#leaderboard`
+// the ratings, `#account` the sign-in, empty the lobby. A token stays in the fragment, which browsers
 // never send to a server; the client sends it as `Authorization` (and as
 // `access_token` to the event stream, which cannot send headers).
 
@@ -15,6 +15,7 @@ import { cardName } from './cards.js';
 import { clockLeft, renderTable, seatName, statusText } from './table.js';
 import { accountPage, followEvents, onChange, player, playerKey } from './player.js';
 import { listPage, tournamentPage } from './tournaments.js';
+import { leaderboardPage } from './leaderboard.js';
 
 const BOTS = ['heuristic', 'random', 'montecarlo'];
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
@@ -27,7 +28,7 @@ function fragment() {
   const p = new URLSearchParams(location.hash.slice(1));
   return {
     match: p.get('match'), token: p.get('token'), as: p.get('as'), tournament: p.get('tournament'),
-    page: p.has('tournaments') ? 'tournaments' : (p.has('account') ? 'account' : null),
+    page: ['tournaments', 'account', 'leaderboard'].find((k) => p.has(k)) || null,
   };
 }
 
@@ -58,6 +59,8 @@ function route() {
     redraw = () => tournamentPage(main, tournament, state);
   } else if (page === 'tournaments') {
     redraw = () => listPage(main, state);
+  } else if (page === 'leaderboard') {
+    redraw = () => leaderboardPage(main, state);
   } else if (page === 'account') {
     redraw = () => accountPage(main, { afterSignIn: () => {} });
   } else {

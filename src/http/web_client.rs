@@ -49,6 +49,7 @@ const ASSETS: &[Asset] = &[
     asset!("table.js", "text/javascript; charset=utf-8"),
     asset!("player.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
+    asset!("leaderboard.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
