@@ -57,6 +57,17 @@ for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     await page.waitForFunction(() => document.querySelector('[data-entrants]')?.textContent.includes('Núria'));
     await page.locator('button[data-withdraw]').waitFor();
     await assertAccessible(page, `a tournament's page (${label})`);
+    // Withdrawing before the start drops the entry; entering again is allowed.
+    await page.locator('button[data-withdraw]').click();
+    await page.locator('button[data-enter]').waitFor();
+    assert.ok(!(await page.locator('[data-entrants]').textContent()).includes('Núria'), 'withdrawn');
+    await page.locator('button[data-enter]').click();
+    await page.locator('button[data-withdraw]').waitFor();
+    // The page speaks the language picked while it is open, and goes on.
+    await page.selectOption('#lang', 'ca');
+    await page.waitForFunction(() => document.getElementById('about-title')?.textContent === 'El torneig');
+    await page.selectOption('#lang', 'en');
+    await page.waitForFunction(() => document.getElementById('about-title')?.textContent === 'The tournament');
     await page.locator('button[data-start]').click();
 
     // The round's `round_started` takes the player to its table, seated with its key.

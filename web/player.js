@@ -127,20 +127,18 @@ export function accountPage(main, { afterSignIn }) {
     field('name', t('yourName'), { maxlength: '40', autocomplete: 'nickname', required: true }),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit', class: 'primary' }, t('registerButton')));
-  let shown = null;
   reg.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const name = String(new FormData(reg).get('name') || '').trim();
     try {
       const r = await api.register(name, 'human');
       signIn(r.api_key, r.player);
-      shown = r.api_key;
       main.replaceChildren(el('div', {},
         el('h1', {}, t('account')),
         el('section', { class: 'card-panel', 'aria-labelledby': 'key-title' },
           el('h2', { id: 'key-title', tabindex: '-1' }, t('signedInAs', r.player.name)),
           el('p', {}, t('keyOnce')),
-          el('p', {}, el('code', { class: 'key', 'data-api-key': '' }, shown)),
+          el('p', {}, el('code', { class: 'key', 'data-api-key': '' }, r.api_key)),
           el('p', {}, el('a', { href: '#tournaments', class: 'button primary' }, t('toTournaments'))))));
       document.getElementById('key-title')?.focus();
       afterSignIn();

@@ -197,16 +197,16 @@ function actions(tour, mine, refresh, say) {
     if (tour.private && !codes.has(tour.id)) {
       code = el('p', { class: 'field' }, el('label', { for: 'f-code' }, t('codeField')), el('input', { id: 'f-code', type: 'text', autocomplete: 'off' }));
     }
-    buttons.push(el('button', { type: 'button', class: 'primary', 'data-enter': '', onclick: doing(() => {
+    buttons.push(el('button', { type: 'button', class: 'primary', id: 'b-enter', 'data-enter': '', onclick: doing(() => {
       const c = codes.get(tour.id) || document.getElementById('f-code')?.value.trim();
       return api.enterTournament(playerKey(), tour.id, c ? { code: c } : {});
     }) }, t('enter')));
   }
   if (entered && tour.status !== 'over' && tour.status !== 'cancelled') {
-    buttons.push(el('button', { type: 'button', 'data-withdraw': '', onclick: doing(() => api.withdraw(playerKey(), tour.id)) }, t('withdraw')));
+    buttons.push(el('button', { type: 'button', id: 'b-withdraw', 'data-withdraw': '', onclick: doing(() => api.withdraw(playerKey(), tour.id)) }, t('withdraw')));
   }
   if (tour.status === 'open' && tour.owner.id === me.id) {
-    buttons.push(el('button', { type: 'button', class: 'primary', 'data-start': '', onclick: doing(() => api.startTournament(playerKey(), tour.id)) }, t('startNow')));
+    buttons.push(el('button', { type: 'button', class: 'primary', id: 'b-start', 'data-start': '', onclick: doing(() => api.startTournament(playerKey(), tour.id)) }, t('startNow')));
   }
   const seat = mine.find((m) => m.ongoing);
   return el('section', { class: 'card-panel', 'aria-labelledby': 'you-title' },
@@ -232,36 +232,47 @@ function facts(tour) {
  * `state.closed` stops it when the page is left.
  */
 export function tournamentPage(main, id, state) {
+  // Drawn again (a new language): the loop of the page drawn before stops.
+  if (state.onClose) state.onClose();
+  const generation = (state.generation || 0) + 1;
+  state.generation = generation;
+  const stale = () => state.closed || state.generation !== generation;
   let message = '';
   let timer = null;
+  let drawn = null; // what the page shows, to draw it again only when it changed
   const heading = el('h1', {}, t('loading'));
   const body = el('div', {});
   main.replaceChildren(heading, el('p', { class: 'message', role: 'alert', id: 'tour-message' }), body);
   const say = (m) => { message = m; document.getElementById('tour-message').textContent = message; };
   async function refresh() {
     clearTimeout(timer);
-    if (state.closed) return;
+    if (stale()) return;
     try {
       const tour = await api.getTournament(id);
       const rounds = await Promise.all(tour.round_list.slice(-10).reverse().map((r) => api.getRound(id, r.number)));
       let mine = [];
       try { mine = await myTables(id); } catch { mine = []; }
-      if (state.closed) return;
+      if (stale()) return;
       heading.textContent = tour.name;
-      const focused = document.activeElement?.id;
-      body.replaceChildren(
-        el('div', { class: 'tour-page', 'data-tournament-page': tour.id, 'data-status': tour.status },
-          el('section', { class: 'card-panel', 'aria-labelledby': 'about-title' }, el('h2', { id: 'about-title' }, t('about')), facts(tour)),
-          actions(tour, mine, refresh, say),
-          standingsTable(tour),
-          rounds.length ? el('div', { class: 'rounds' }, el('h2', {}, t('rounds')), rounds.map((r) => roundView(tour, r))) : null));
-      if (focused) document.getElementById(focused)?.focus();
+      const seen = JSON.stringify([tour, rounds, mine]);
+      if (seen !== drawn) draw(tour, rounds, mine);
+      drawn = seen;
       if (tour.status === 'open' || tour.status === 'running' || rounds.some((r) => !r.done)) timer = setTimeout(refresh, REFRESH_MS);
     } catch (e) {
       if (e.status === 404) { heading.textContent = t('noSuchTournament'); return; }
       say(t('refused', e.detail || e.message));
       timer = setTimeout(refresh, REFRESH_MS * 3);
     }
+  }
+  function draw(tour, rounds, mine) {
+    const focused = document.activeElement?.id;
+    body.replaceChildren(
+      el('div', { class: 'tour-page', 'data-tournament-page': tour.id, 'data-status': tour.status },
+        el('section', { class: 'card-panel', 'aria-labelledby': 'about-title' }, el('h2', { id: 'about-title' }, t('about')), facts(tour)),
+        actions(tour, mine, () => { drawn = null; refresh(); }, say),
+        standingsTable(tour),
+        rounds.length ? el('div', { class: 'rounds' }, el('h2', {}, t('rounds')), rounds.map((r) => roundView(tour, r))) : null));
+    if (focused) document.getElementById(focused)?.focus();
   }
   state.onClose = () => clearTimeout(timer);
   refresh();
