@@ -138,3 +138,12 @@ export function leaderboard(variant, after) {
   if (after) q.set('after', after);
   return call('GET', `/v1/leaderboard?${q}`);
 }
+
+/** `POST /v1/queue`: a ticket (matched at once when house bots fill at 0 s). */
+export const joinQueue = (key, body) => call('POST', '/v1/queue', { token: key, body });
+
+/** `GET /v1/queue/{ticket}`, waiting up to `waitMs` for it to stop waiting. */
+export const getTicket = (key, id, waitMs = 0) => call('GET', `/v1/queue/${enc(id)}${waitMs ? `?wait_ms=${waitMs}` : ''}`, { token: key });
+
+/** `DELETE /v1/queue/{ticket}`: leaves the queue. */
+export const leaveQueue = (key, id) => call('DELETE', `/v1/queue/${enc(id)}`, { token: key });

@@ -3,8 +3,9 @@
 // address fragment says what to show: `#match=<id>&token=<seat token>` a
 // seat, `#match=<id>&as=player` the signed-in player's seat (its key, kept
 // in `localStorage`, acts for it), `#match=<id>` a spectator,
-// `#tournaments` the tournaments, `#tournament=<id>` one, `#leaderboard`
-// the ratings, `#account` the sign-in, empty the lobby. A token stays in the fragment, which browsers
+// `#tournaments` the tournaments, `#tournament=<id>` one, `#queue` the
+// matchmaking queue, `#leaderboard` the ratings, `#account` the sign-in,
+// empty the lobby. A token stays in the fragment, which browsers
 // never send to a server; the client sends it as `Authorization` (and as
 // `access_token` to the event stream, which cannot send headers).
 
@@ -16,6 +17,7 @@ import { clockLeft, renderTable, seatName, statusText } from './table.js';
 import { accountPage, followEvents, onChange, player, playerKey } from './player.js';
 import { listPage, tournamentPage } from './tournaments.js';
 import { leaderboardPage } from './leaderboard.js';
+import { queuePage } from './queue.js';
 
 const BOTS = ['heuristic', 'random', 'montecarlo'];
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
@@ -28,7 +30,7 @@ function fragment() {
   const p = new URLSearchParams(location.hash.slice(1));
   return {
     match: p.get('match'), token: p.get('token'), as: p.get('as'), tournament: p.get('tournament'),
-    page: ['tournaments', 'account', 'leaderboard'].find((k) => p.has(k)) || null,
+    page: ['tournaments', 'account', 'leaderboard', 'queue'].find((k) => p.has(k)) || null,
   };
 }
 
@@ -59,6 +61,8 @@ function route() {
     redraw = () => tournamentPage(main, tournament, state);
   } else if (page === 'tournaments') {
     redraw = () => listPage(main, state);
+  } else if (page === 'queue') {
+    redraw = () => queuePage(main, state);
   } else if (page === 'leaderboard') {
     redraw = () => leaderboardPage(main, state);
   } else if (page === 'account') {

@@ -50,6 +50,7 @@ const ASSETS: &[Asset] = &[
     asset!("player.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("leaderboard.js", "text/javascript; charset=utf-8"),
+    asset!("queue.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
