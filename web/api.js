@@ -147,3 +147,18 @@ export const getTicket = (key, id, waitMs = 0) => call('GET', `/v1/queue/${enc(i
 
 /** `DELETE /v1/queue/{ticket}`: leaves the queue. */
 export const leaveQueue = (key, id) => call('DELETE', `/v1/queue/${enc(id)}`, { token: key });
+
+/** `POST /v1/challenges`: invites players by id to a match. */
+export const challenge = (key, body) => call('POST', '/v1/challenges', { token: key, body });
+
+/** `GET /v1/challenges`: the player's pending challenges, `incoming` and `outgoing`. */
+export const challenges = (key) => call('GET', '/v1/challenges', { token: key });
+
+/** `GET /v1/challenges/{id}`. */
+export const getChallenge = (key, id) => call('GET', `/v1/challenges/${enc(id)}`, { token: key });
+
+/** `POST /v1/challenges/{id}/accept` or `…/decline`. */
+export const answerChallenge = (key, id, answer) => call('POST', `/v1/challenges/${enc(id)}/${answer}`, { token: key });
+
+/** `DELETE /v1/challenges/{id}`: the challenger withdraws it. */
+export const cancelChallenge = (key, id) => call('DELETE', `/v1/challenges/${enc(id)}`, { token: key });

@@ -4,7 +4,7 @@
 // seat, `#match=<id>&as=player` the signed-in player's seat (its key, kept
 // in `localStorage`, acts for it), `#match=<id>` a spectator,
 // `#tournaments` the tournaments, `#tournament=<id>` one, `#queue` the
-// matchmaking queue, `#leaderboard` the ratings, `#account` the sign-in,
+// matchmaking queue, `#challenges` challenges, `#leaderboard` the ratings, `#account` the sign-in,
 // empty the lobby. A token stays in the fragment, which browsers
 // never send to a server; the client sends it as `Authorization` (and as
 // `access_token` to the event stream, which cannot send headers).
@@ -18,6 +18,7 @@ import { accountPage, followEvents, onChange, player, playerKey } from './player
 import { listPage, tournamentPage } from './tournaments.js';
 import { leaderboardPage } from './leaderboard.js';
 import { queuePage } from './queue.js';
+import { challengesPage } from './challenges.js';
 
 const BOTS = ['heuristic', 'random', 'montecarlo'];
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
@@ -30,7 +31,7 @@ function fragment() {
   const p = new URLSearchParams(location.hash.slice(1));
   return {
     match: p.get('match'), token: p.get('token'), as: p.get('as'), tournament: p.get('tournament'),
-    page: ['tournaments', 'account', 'leaderboard', 'queue'].find((k) => p.has(k)) || null,
+    page: ['tournaments', 'account', 'leaderboard', 'queue', 'challenges'].find((k) => p.has(k)) || null,
   };
 }
 
@@ -61,6 +62,8 @@ function route() {
     redraw = () => tournamentPage(main, tournament, state);
   } else if (page === 'tournaments') {
     redraw = () => listPage(main, state);
+  } else if (page === 'challenges') {
+    redraw = () => challengesPage(main, state);
   } else if (page === 'queue') {
     redraw = () => queuePage(main, state);
   } else if (page === 'leaderboard') {

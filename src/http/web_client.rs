@@ -51,6 +51,7 @@ const ASSETS: &[Asset] = &[
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("leaderboard.js", "text/javascript; charset=utf-8"),
     asset!("queue.js", "text/javascript; charset=utf-8"),
+    asset!("challenges.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
