@@ -86,7 +86,6 @@ for (const [label, viewport] of [['phone', PHONE], ['desktop', DESKTOP]]) {
     await page.locator('.over').waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), /\b(null|undefined|NaN)\b/, 'no placeholder leaks');
     const scores = await page.locator('[data-side-score]').allTextContents();
-    await screenshot(page, `tournament-board-${label}`);
 
     // Back at the tournament: the traveller of board 1, once the round is done.
     await page.locator('a[data-back-tournament]').click();

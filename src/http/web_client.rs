@@ -100,3 +100,24 @@ fn serve(req: &HttpRequest, name: &str) -> HttpResponse {
     }
     res.content_type(asset.content_type).body(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// A file of `web/` left out of `ASSETS` would be a `404` for the
+    /// browser, and one missing module stops the whole client.
+    #[test]
+    fn every_file_of_the_client_is_served() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut missing = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("web/ is readable") {
+            let name = entry.expect("an entry").file_name();
+            let name = name.to_string_lossy();
+            if !ASSETS.iter().any(|a| a.name == name) {
+                missing.push(name.into_owned());
+            }
+        }
+        assert!(missing.is_empty(), "not served: {missing:?}");
+    }
+}
