@@ -240,6 +240,7 @@ export function tournamentPage(main, id, state) {
   let message = '';
   let timer = null;
   let drawn = null; // what the page shows, to draw it again only when it changed
+  const finished = new Map(); // the rounds done, by number
   const heading = el('h1', {}, t('loading'));
   const body = el('div', {});
   main.replaceChildren(heading, el('p', { class: 'message', role: 'alert', id: 'tour-message' }), body);
@@ -249,7 +250,10 @@ export function tournamentPage(main, id, state) {
     if (stale()) return;
     try {
       const tour = await api.getTournament(id);
-      const rounds = await Promise.all(tour.round_list.slice(-10).reverse().map((r) => api.getRound(id, r.number)));
+      // A round once done never changes: read again only those under way.
+      const rounds = await Promise.all(tour.round_list.slice(-10).reverse()
+        .map((r) => finished.get(r.number) || api.getRound(id, r.number)));
+      for (const r of rounds) if (r.done) finished.set(r.number, r);
       let mine = [];
       try { mine = await myTables(id); } catch { mine = []; }
       if (stale()) return;
