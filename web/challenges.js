@@ -7,15 +7,11 @@ import { t } from './i18n.js';
 import { el } from './dom.js';
 import * as api from './api.js';
 import { player, playerKey } from './player.js';
+import { checkbox, choice, field, signInFirst } from './forms.js';
 
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
 const LEVELS = ['random', 'easy', 'medium', 'hard', 'expert'];
 const REFRESH_MS = 2000;
-
-function field(name, label, control) {
-  const id = `f-c-${name}`;
-  return el('p', { class: 'field' }, el('label', { for: id }, label), control(id));
-}
 
 function challengeBody(form) {
   const f = new FormData(form);
@@ -39,21 +35,17 @@ const play = (c) => new URLSearchParams({ match: c.match_id, as: 'player' }).toS
 export function challengesPage(main, state) {
   if (!playerKey()) {
     main.replaceChildren(el('div', {}, el('h1', {}, t('challenges')),
-      el('p', { class: 'card-panel', 'data-sign-in-first': '' }, t('signInToChallenge'), ' ', el('a', { href: '#account' }, t('signIn')))));
+      signInFirst(t('signInToChallenge'))));
     return;
   }
   const made = new Set(); // challenges made on this page, followed until they start
   const form = el('form', { class: 'card-panel', 'aria-labelledby': 'ch-title', 'data-form': 'challenge' },
     el('h2', { id: 'ch-title' }, t('challengeSomeone')),
     el('p', {}, t('yourIdIs'), ' ', el('code', {}, player()?.id || '')),
-    field('opponents', t('opponentIds'), (id) => el('input', { id, name: 'opponents', type: 'text', autocomplete: 'off', spellcheck: 'false', required: true })),
-    field('variant', t('variant'), (id) => el('select', { id, name: 'variant' }, VARIANTS.map((v) => el('option', { value: v }, t(v))))),
-    field('fill_with', t('fillWith'), (id) => el('select', { id, name: 'fill_with' },
-      [el('option', { value: '' }, t('none')), ...LEVELS.map((l) => el('option', { value: l, selected: l === 'medium' }, l))])),
-    (() => {
-      const id = 'f-c-rated';
-      return el('p', { class: 'field check' }, el('input', { id, name: 'rated', type: 'checkbox' }), el('label', { for: id }, t('ratedGame')));
-    })(),
+    field('f-c-opponents', t('opponentIds'), (id) => el('input', { id, name: 'opponents', type: 'text', autocomplete: 'off', spellcheck: 'false', required: true })),
+    choice('f-c-variant', 'variant', t('variant'), VARIANTS.map((v) => [v, t(v)]), 'pairs'),
+    choice('f-c-fill_with', 'fill_with', t('fillWith'), [['', t('none')], ...LEVELS.map((l) => [l, l])], 'medium'),
+    checkbox('f-c-rated', 'rated', t('ratedGame')),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit', class: 'primary' }, t('sendChallenge')));
   const lists = el('div', { class: 'challenge-lists' });

@@ -6,6 +6,7 @@
 import { t } from './i18n.js';
 import { el } from './dom.js';
 import * as api from './api.js';
+import { field } from './forms.js';
 
 const KEY = 'botifarra.key';
 const PROFILE = 'botifarra.player';
@@ -104,10 +105,7 @@ export async function myTables(tournament) {
 
 // ---- the account page ----
 
-function field(name, label, attrs = {}) {
-  const id = `f-${name}`;
-  return el('p', { class: 'field' }, el('label', { for: id }, label), el('input', { id, name, type: 'text', autocomplete: 'off', ...attrs }));
-}
+const text = (name, label, attrs = {}) => field(`f-${name}`, label, (id) => el('input', { id, name, type: 'text', autocomplete: 'off', ...attrs }));
 
 /** The account page: who is signed in, or the ways to sign in. */
 export function accountPage(main, { afterSignIn }) {
@@ -124,7 +122,7 @@ export function accountPage(main, { afterSignIn }) {
   }
   const reg = el('form', { class: 'card-panel', 'aria-labelledby': 'reg-title', 'data-form': 'register' },
     el('h2', { id: 'reg-title' }, t('register')),
-    field('name', t('yourName'), { maxlength: '40', autocomplete: 'nickname', required: true }),
+    text('name', t('yourName'), { maxlength: '40', autocomplete: 'nickname', required: true }),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit', class: 'primary' }, t('registerButton')));
   reg.addEventListener('submit', async (ev) => {
@@ -146,7 +144,7 @@ export function accountPage(main, { afterSignIn }) {
   });
   const paste = el('form', { class: 'card-panel', 'aria-labelledby': 'paste-title', 'data-form': 'key' },
     el('h2', { id: 'paste-title' }, t('haveKey')),
-    field('key', t('apiKey'), { spellcheck: 'false', required: true }),
+    text('key', t('apiKey'), { spellcheck: 'false', required: true }),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit' }, t('signIn')));
   paste.addEventListener('submit', async (ev) => {

@@ -7,16 +7,11 @@ import { t } from './i18n.js';
 import { el } from './dom.js';
 import * as api from './api.js';
 import { playerKey } from './player.js';
+import { checkbox, choice, signInFirst } from './forms.js';
 
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
 const LEVELS = ['random', 'easy', 'medium', 'hard', 'expert'];
 const WAITS = [['', null], ['0', 0], ['30', 30], ['60', 60], ['300', 300]];
-
-function select(name, label, options, value) {
-  const id = `f-q-${name}`;
-  return el('p', { class: 'field' }, el('label', { for: id }, label),
-    el('select', { id, name }, options.map(([v, text]) => el('option', { value: v, selected: v === value }, text))));
-}
 
 function queueBody(form) {
   const f = new FormData(form);
@@ -32,19 +27,16 @@ function queueBody(form) {
 export function queuePage(main, state) {
   if (!playerKey()) {
     main.replaceChildren(el('div', {}, el('h1', {}, t('queue')),
-      el('p', { class: 'card-panel', 'data-sign-in-first': '' }, t('signInToQueue'), ' ', el('a', { href: '#account' }, t('signIn')))));
+      signInFirst(t('signInToQueue'))));
     return;
   }
   const status = el('p', { id: 'queue-status', role: 'status', 'aria-live': 'polite' });
   const form = el('form', { class: 'card-panel', 'aria-labelledby': 'queue-title', 'data-form': 'queue' },
     el('h2', { id: 'queue-title' }, t('findGame')),
-    select('variant', t('variant'), VARIANTS.map((v) => [v, t(v)]), 'pairs'),
-    (() => {
-      const id = 'f-q-rated';
-      return el('p', { class: 'field check' }, el('input', { id, name: 'rated', type: 'checkbox', checked: true }), el('label', { for: id }, t('ratedGame')));
-    })(),
-    select('fill_after', t('fillAfter'), WAITS.map(([v, s]) => [v, s === null ? t('never') : t('seconds', s)]), '60'),
-    select('fill_level', t('fillLevel'), LEVELS.map((l) => [l, l]), 'medium'),
+    choice('f-q-variant', 'variant', t('variant'), VARIANTS.map((v) => [v, t(v)]), 'pairs'),
+    checkbox('f-q-rated', 'rated', t('ratedGame'), true),
+    choice('f-q-fill_after', 'fill_after', t('fillAfter'), WAITS.map(([v, s]) => [v, s === null ? t('never') : t('seconds', s)]), '60'),
+    choice('f-q-fill_level', 'fill_level', t('fillLevel'), LEVELS.map((l) => [l, l]), 'medium'),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit', class: 'primary' }, t('joinQueue')));
   let ticket = null;

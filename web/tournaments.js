@@ -8,6 +8,7 @@ import { t } from './i18n.js';
 import { el } from './dom.js';
 import * as api from './api.js';
 import { myTables, player, playerKey } from './player.js';
+import { checkbox, choice, field, signInFirst } from './forms.js';
 
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
 const FORMATS = ['duplicate', 'swiss', 'arena'];
@@ -15,21 +16,9 @@ const LEVELS = ['random', 'easy', 'medium', 'hard', 'expert'];
 /** How often an open or running tournament's page is read again. */
 const REFRESH_MS = 2000;
 
-function field(name, label, input) {
-  const id = `f-${name}`;
-  return el('p', { class: 'field' }, el('label', { for: id }, label), input(id));
-}
-
-const number = (name, label, value, min, max) => field(name, label, (id) => el('input', {
+const number = (name, label, value, min, max) => field(`f-${name}`, label, (id) => el('input', {
   id, name, type: 'number', min: String(min), max: String(max), value: String(value), inputmode: 'numeric', required: true,
 }));
-
-const choice = (name, label, options, value) => field(name, label, (id) => el('select', { id, name },
-  options.map(([v, text]) => el('option', { value: v, selected: v === value }, text))));
-
-function signInFirst() {
-  return el('p', { class: 'card-panel', 'data-sign-in-first': '' }, t('signInFirst'), ' ', el('a', { href: '#account' }, t('signIn')));
-}
 
 /** The body of `POST /v1/tournaments` from the form. */
 function tournamentBody(form) {
@@ -52,18 +41,15 @@ function tournamentBody(form) {
 function createForm() {
   const form = el('form', { class: 'card-panel', 'aria-labelledby': 'make-title', 'data-form': 'tournament' },
     el('h2', { id: 'make-title' }, t('makeTournament')),
-    field('name', t('tournamentName'), (id) => el('input', { id, name: 'name', type: 'text', maxlength: '64', required: true, autocomplete: 'off' })),
-    choice('variant', t('variant'), VARIANTS.map((v) => [v, t(v)]), 'pairs'),
-    choice('format', t('format'), FORMATS.map((v) => [v, t('formats')[v]]), 'duplicate'),
+    field('f-name', t('tournamentName'), (id) => el('input', { id, name: 'name', type: 'text', maxlength: '64', required: true, autocomplete: 'off' })),
+    choice('f-variant', 'variant', t('variant'), VARIANTS.map((v) => [v, t(v)]), 'pairs'),
+    choice('f-format', 'format', t('format'), FORMATS.map((v) => [v, t('formats')[v]]), 'duplicate'),
     number('rounds', t('roundsField'), 3, 1, 30),
     number('boards', t('boardsField'), 4, 1, 32),
     number('duration_min', t('durationField'), 30, 1, 10080),
-    choice('fill_with', t('fillWith'), [['', t('noFill')], ...LEVELS.map((l) => [l, l])], 'medium'),
+    choice('f-fill_with', 'fill_with', t('fillWith'), [['', t('noFill')], ...LEVELS.map((l) => [l, l])], 'medium'),
     number('starts_in_min', t('startsIn'), 10, 0, 10080),
-    (() => {
-      const id = 'f-private';
-      return el('p', { class: 'field check' }, el('input', { id, name: 'private', type: 'checkbox' }), el('label', { for: id }, t('privateField')));
-    })(),
+    checkbox('f-private', 'private', t('privateField')),
     el('p', { class: 'message', role: 'alert' }),
     el('button', { type: 'submit', class: 'primary' }, t('makeButton')));
   // Only the counts of the chosen format are asked.
@@ -109,7 +95,7 @@ export function listPage(main, state) {
   main.replaceChildren(el('div', {},
     el('h1', {}, t('tournaments')),
     el('p', { class: 'intro' }, t('tournamentsIntro')),
-    el('div', { class: 'lobby two' }, list, playerKey() ? createForm() : signInFirst())));
+    el('div', { class: 'lobby two' }, list, playerKey() ? createForm() : signInFirst(t('signInFirst')))));
   (async () => {
     try {
       const page = await api.listTournaments();
@@ -183,7 +169,7 @@ function roundView(tour, round) {
 
 function actions(tour, mine, refresh, say) {
   const me = player();
-  if (!me || !playerKey()) return signInFirst();
+  if (!me || !playerKey()) return signInFirst(t('signInFirst'));
   const entry = tour.entries.find((e) => e.player.id === me.id);
   const entered = entry && !entry.withdrawn;
   const doing = (f) => async () => {

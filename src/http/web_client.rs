@@ -47,6 +47,7 @@ const ASSETS: &[Asset] = &[
     asset!("dom.js", "text/javascript; charset=utf-8"),
     asset!("i18n.js", "text/javascript; charset=utf-8"),
     asset!("table.js", "text/javascript; charset=utf-8"),
+    asset!("forms.js", "text/javascript; charset=utf-8"),
     asset!("player.js", "text/javascript; charset=utf-8"),
     asset!("tournaments.js", "text/javascript; charset=utf-8"),
     asset!("leaderboard.js", "text/javascript; charset=utf-8"),
