@@ -92,3 +92,79 @@ export function follow(id, token, after, { onEvent, onDrop, onEnd }) {
   });
   return () => es.close();
 }
+
+// ---- players and tournaments (the player's key as the bearer) ----
+
+const enc = encodeURIComponent;
+
+/** `POST /v1/players`: the profile and the key (shown only here). */
+export const register = (name, kind = 'human') => call('POST', '/v1/players', { body: { name, kind } });
+
+/** `GET /v1/players/me`: the key's own profile (401 for a wrong key). */
+export const me = (key) => call('GET', '/v1/players/me', { token: key });
+
+/**
+ * `GET /v1/players/me/events`: the player's events after `after`, waiting
+ * up to `waitMs` for one (a long poll).
+ */
+export function playerEvents(key, after, waitMs = 0) {
+  const q = new URLSearchParams({ after: String(after) });
+  if (waitMs) q.set('wait_ms', String(waitMs));
+  return call('GET', `/v1/players/me/events?${q}`, { token: key });
+}
+
+/** `GET /v1/tournaments`: a page of the public tournaments. */
+export function listTournaments(after) {
+  const q = new URLSearchParams({ limit: '50' });
+  if (after) q.set('after', after);
+  return call('GET', `/v1/tournaments?${q}`);
+}
+
+/** `POST /v1/tournaments` with the maker's key. */
+export const createTournament = (key, body) => call('POST', '/v1/tournaments', { token: key, body });
+
+/** `GET /v1/tournaments/{id}`. */
+export const getTournament = (id) => call('GET', `/v1/tournaments/${enc(id)}`);
+
+/** `GET /v1/tournaments/{id}/rounds/{n}`: tables, results, travellers. */
+export const getRound = (id, n) => call('GET', `/v1/tournaments/${enc(id)}/rounds/${enc(n)}`);
+
+/** `POST /v1/tournaments/{id}/entries` (a private one's `code`, if any). */
+export const enterTournament = (key, id, body = {}) => call('POST', `/v1/tournaments/${enc(id)}/entries`, { token: key, body });
+
+/** `DELETE /v1/tournaments/{id}/entries/me`. */
+export const withdraw = (key, id) => call('DELETE', `/v1/tournaments/${enc(id)}/entries/me`, { token: key });
+
+/** `POST /v1/tournaments/{id}/start` (the maker only). */
+export const startTournament = (key, id) => call('POST', `/v1/tournaments/${enc(id)}/start`, { token: key });
+
+/** `GET /v1/leaderboard`: a pool's players by rating, a page at a time. */
+export function leaderboard(variant, after) {
+  const q = new URLSearchParams({ variant, limit: '50' });
+  if (after) q.set('after', after);
+  return call('GET', `/v1/leaderboard?${q}`);
+}
+
+/** `POST /v1/queue`: a ticket (matched at once when house bots fill at 0 s). */
+export const joinQueue = (key, body) => call('POST', '/v1/queue', { token: key, body });
+
+/** `GET /v1/queue/{ticket}`, waiting up to `waitMs` for it to stop waiting. */
+export const getTicket = (key, id, waitMs = 0) => call('GET', `/v1/queue/${enc(id)}${waitMs ? `?wait_ms=${waitMs}` : ''}`, { token: key });
+
+/** `DELETE /v1/queue/{ticket}`: leaves the queue. */
+export const leaveQueue = (key, id) => call('DELETE', `/v1/queue/${enc(id)}`, { token: key });
+
+/** `POST /v1/challenges`: invites players by id to a match. */
+export const challenge = (key, body) => call('POST', '/v1/challenges', { token: key, body });
+
+/** `GET /v1/challenges`: the player's pending challenges, `incoming` and `outgoing`. */
+export const challenges = (key) => call('GET', '/v1/challenges', { token: key });
+
+/** `GET /v1/challenges/{id}`. */
+export const getChallenge = (key, id) => call('GET', `/v1/challenges/${enc(id)}`, { token: key });
+
+/** `POST /v1/challenges/{id}/accept` or `…/decline`. */
+export const answerChallenge = (key, id, answer) => call('POST', `/v1/challenges/${enc(id)}/${answer}`, { token: key });
+
+/** `DELETE /v1/challenges/{id}`: the challenger withdraws it. */
+export const cancelChallenge = (key, id) => call('DELETE', `/v1/challenges/${enc(id)}`, { token: key });

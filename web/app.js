@@ -1,26 +1,38 @@
 // The reference web client: a lobby to start, create, join or watch a
-// match, and the table. The page's address fragment says what to show:
-// `#match=<id>&token=<seat token>` a seat, `#match=<id>` a spectator, empty
-// the lobby. The token stays in the fragment, which browsers never send to
-// a server; the client sends it as `Authorization` (and as `access_token`
-// to the event stream, which cannot send headers).
+// match, the table, the player's account and the tournaments. The page's
+// address fragment says what to show: `#match=<id>&token=<seat token>` a
+// seat, `#match=<id>&as=player` the signed-in player's seat (its key, kept
+// in `localStorage`, acts for it), `#match=<id>` a spectator,
+// `#tournaments` the tournaments, `#tournament=<id>` one, `#queue` the
+// matchmaking queue, `#challenges` challenges, `#leaderboard` the ratings, `#account` the sign-in,
+// empty the lobby. A token stays in the fragment, which browsers
+// never send to a server; the client sends it as `Authorization` (and as
+// `access_token` to the event stream, which cannot send headers).
 
 import { t, initialLanguage, setLanguage } from './i18n.js';
 import { el } from './dom.js';
 import * as api from './api.js';
 import { cardName } from './cards.js';
 import { clockLeft, renderTable, seatName, statusText } from './table.js';
+import { accountPage, followEvents, onChange, player, playerKey } from './player.js';
+import { listPage, tournamentPage } from './tournaments.js';
+import { leaderboardPage } from './leaderboard.js';
+import { queuePage } from './queue.js';
+import { challengesPage } from './challenges.js';
 
 const BOTS = ['heuristic', 'random', 'montecarlo'];
 const VARIANTS = ['pairs', 'abarrotada', 'abarrotada3'];
 const main = document.getElementById('main');
-let leave = null; // closes the open table
+let leave = null; // closes the open table or page
 let redraw = () => {}; // draws the current page again (after a language change)
 let created = null; // the last table created with friends: its seat links
 
 function fragment() {
   const p = new URLSearchParams(location.hash.slice(1));
-  return { match: p.get('match'), token: p.get('token') };
+  return {
+    match: p.get('match'), token: p.get('token'), as: p.get('as'), tournament: p.get('tournament'),
+    page: ['tournaments', 'account', 'leaderboard', 'queue', 'challenges'].find((k) => p.has(k)) || null,
+  };
 }
 
 /** A link to a seat (token in the fragment) or, without token, to watch. */
@@ -32,15 +44,51 @@ function tableLink(match, token) {
 
 function translateStatic() {
   for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll('[data-i18n-label]')) node.setAttribute('aria-label', t(node.dataset.i18nLabel));
   document.title = t('title');
 }
 
 function route() {
   if (leave) leave();
   leave = null;
-  const { match, token } = fragment();
-  if (match) leave = openTable(match, token);
-  else showLobby();
+  const { match, token, as, tournament, page } = fragment();
+  if (match) {
+    leave = openTable(match, as === 'player' ? playerKey() : token, tournament);
+    return;
+  }
+  const state = { closed: false, onClose: null };
+  leave = () => { state.closed = true; if (state.onClose) state.onClose(); };
+  if (tournament) {
+    redraw = () => tournamentPage(main, tournament, state);
+  } else if (page === 'tournaments') {
+    redraw = () => listPage(main, state);
+  } else if (page === 'challenges') {
+    redraw = () => challengesPage(main, state);
+  } else if (page === 'queue') {
+    redraw = () => queuePage(main, state);
+  } else if (page === 'leaderboard') {
+    redraw = () => leaderboardPage(main, state);
+  } else if (page === 'account') {
+    redraw = () => accountPage(main, { afterSignIn: () => {} });
+  } else {
+    showLobby();
+    return;
+  }
+  redraw();
+}
+
+/** The header's account link: the player's name once signed in. */
+function drawNav() {
+  const a = document.getElementById('nav-account');
+  if (!a) return;
+  const p = player();
+  a.textContent = p && playerKey() ? p.name : t('signIn');
+}
+
+/** A line at the top of the page with a link (a table to play, a result). */
+function notice(text, href) {
+  const box = document.getElementById('notice');
+  box.replaceChildren(el('p', {}, text, ' ', el('a', { href, 'data-notice-link': '', onclick: () => box.replaceChildren() }, t('open'))));
 }
 
 // ---- lobby ----
@@ -168,7 +216,7 @@ function seatLinks({ id, tokens }) {
 
 // ---- table ----
 
-function openTable(id, token) {
+function openTable(id, token, tournament) {
   let view = null;
   let busy = false;
   let message = '';
@@ -183,7 +231,10 @@ function openTable(id, token) {
   const clock = el('span', { class: 'clock', id: 'clock' });
   const heading = el('h1', { class: 'table-title' });
   const body = el('div', {});
-  main.replaceChildren(heading, el('div', { class: 'status-bar' }, status, clock), live, body);
+  const back = tournament
+    ? el('p', { class: 'back' }, el('a', { href: `#${new URLSearchParams({ tournament })}`, 'data-back-tournament': '' }, t('backToTournament')))
+    : null;
+  main.replaceChildren(...[heading, back, el('div', { class: 'status-bar' }, status, clock), live, body].filter(Boolean));
 
   const draw = () => {
     if (closed) return;
@@ -307,8 +358,20 @@ picker.value = document.documentElement.lang;
 picker.addEventListener('change', () => {
   setLanguage(picker.value);
   translateStatic();
+  drawNav();
   redraw();
 });
 translateStatic();
+drawNav();
+onChange(drawNav);
+followEvents({
+  // A round seats the player: open its table, unless a table is open now.
+  onRound: (e) => {
+    const p = new URLSearchParams({ match: e.match_id, as: 'player', tournament: e.tournament_id });
+    if (fragment().match) notice(t('roundReady', e.round), `#${p}`);
+    else location.hash = p.toString();
+  },
+  onOver: (e) => notice(e.rank ? t('tournamentOverRank', e.rank) : t('tournamentOver'), `#${new URLSearchParams({ tournament: e.tournament_id })}`),
+});
 window.addEventListener('hashchange', route);
 route();

@@ -1,5 +1,6 @@
 //! The reference web client: a table to play, join and watch matches in a
-//! browser, built on the public API only. Its files (`web/` in the
+//! browser, sign in as a player and play tournaments, built on the public
+//! API only. Its files (`web/` in the
 //! repository) are embedded in the binary, so the server needs nothing else
 //! on disk; `BOTIFARRA_WEB_DIR=web` serves them from that folder instead,
 //! to edit them without a rebuild. Every answer carries a strict
@@ -47,6 +48,12 @@ const ASSETS: &[Asset] = &[
     asset!("i18n.js", "text/javascript; charset=utf-8"),
     asset!("table.js", "text/javascript; charset=utf-8"),
     asset!("replay.js", "text/javascript; charset=utf-8"),
+    asset!("forms.js", "text/javascript; charset=utf-8"),
+    asset!("player.js", "text/javascript; charset=utf-8"),
+    asset!("tournaments.js", "text/javascript; charset=utf-8"),
+    asset!("leaderboard.js", "text/javascript; charset=utf-8"),
+    asset!("queue.js", "text/javascript; charset=utf-8"),
+    asset!("challenges.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", "image/svg+xml"),
 ];
 
@@ -94,4 +101,25 @@ fn serve(req: &HttpRequest, name: &str) -> HttpResponse {
         return res.finish();
     }
     res.content_type(asset.content_type).body(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// A file of `web/` left out of `ASSETS` would be a `404` for the
+    /// browser, and one missing module stops the whole client.
+    #[test]
+    fn every_file_of_the_client_is_served() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut missing = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("web/ is readable") {
+            let name = entry.expect("an entry").file_name();
+            let name = name.to_string_lossy();
+            if !ASSETS.iter().any(|a| a.name == name) {
+                missing.push(name.into_owned());
+            }
+        }
+        assert!(missing.is_empty(), "not served: {missing:?}");
+    }
 }
