@@ -252,7 +252,9 @@ test('the end of a match shows a replay with the costly cards marked', async () 
   const { id } = await startAgainstBots(page, { maxHands: 1 });
   let s = await waitForMove(page);
   while (s.phase !== 'match_over') s = await clickMove(page);
-  // Computed on the server after the end: progress first, then the replay.
+  // Asked for after the end (nothing is computed unasked), computed on the
+  // server: progress first, then the replay.
+  await page.locator('.replay button.analyse').click();
   const replay = page.locator('.replay[data-status="done"]');
   await replay.waitFor({ timeout: 300000 });
   const analysis = await page.evaluate(async (m) => (await fetch(`/v1/matches/${m}/analysis`)).json(), id);

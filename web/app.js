@@ -248,7 +248,7 @@ function openTable(id, token, tournament) {
     const wasInHand = document.activeElement?.classList?.contains('card');
     status.textContent = statusText(view);
     tick();
-    body.replaceChildren(renderTable(view, { onAction: send, onRefused: refusedCard, busy, message, analysis }));
+    body.replaceChildren(renderTable(view, { onAction: send, onRefused: refusedCard, busy, message, analysis, onAnalyse: analyse }));
     let target = focused ? body.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
     if (!target && wasInHand) target = body.querySelector('.hand .card.legal') || body.querySelector('.hand .card');
     if (target) target.focus();
@@ -276,7 +276,6 @@ function openTable(id, token, tournament) {
       }
       if (message === t('connLost')) message = '';
       draw();
-      if (view.phase === 'match_over') analyse();
     } catch (e) {
       failed(e);
       draw();
@@ -286,8 +285,9 @@ function openTable(id, token, tournament) {
     }
   }
 
-  // Once the match is over: its analysis, asked again every 2 s while
-  // the server computes it.
+  // Once the match is over and the player asks for it: its analysis,
+  // asked again every 2 s while the server computes it (each analysis
+  // costs the server seconds of solving, so none is started unasked).
   async function analyse() {
     if (analysing || closed || (analysis && analysis.status === 'done')) return;
     analysing = true;

@@ -33,11 +33,16 @@ function handReplay(hand, seatName) {
 }
 
 /**
- * The replay section for `analysis` (null: nothing yet): its progress
- * while the server computes it, then every hand trick by trick.
+ * The replay section for `analysis` (null: not asked for yet, a button
+ * calling `onAnalyse`): its progress while the server computes it, then
+ * every hand trick by trick.
  */
-export function replay(analysis, seatName) {
-  if (!analysis) return null;
+export function replay(analysis, seatName, onAnalyse) {
+  if (!analysis) {
+    if (!onAnalyse) return null;
+    return el('section', { class: 'replay', 'data-status': 'none' },
+      el('button', { type: 'button', class: 'analyse', onclick: () => onAnalyse() }, t('analyse')));
+  }
   const body = analysis.status !== 'done'
     ? [el('p', { class: 'progress' }, t('analysing', analysis.progress.done, analysis.progress.total))]
     : analysis.hands.map((h) => handReplay(h, seatName));

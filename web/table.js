@@ -183,7 +183,7 @@ export function clockLeft(view) {
  * `onRefused(reason)` explains a click on a card that cannot be played;
  * `analysis` is the finished match's analysis as far as it is known.
  */
-export function renderTable(view, { onAction, onRefused, busy, message, analysis }) {
+export function renderTable(view, { onAction, onRefused, busy, message, analysis, onAnalyse }) {
   const me = view.you !== null && view.you !== undefined;
   return el('div', { class: `table-page seats-${view.seats.length}`, 'data-version': view.version, 'data-phase': view.phase, 'data-turn': view.turn ?? '' },
     el('section', { class: 'board', 'aria-label': t('trick') },
@@ -195,7 +195,7 @@ export function renderTable(view, { onAction, onRefused, busy, message, analysis
     me ? actionButtons(view, onAction, busy) : el('p', { class: 'spectator' }, t('spectator')),
     handView(view, onAction, busy, onRefused),
     over(view),
-    view.phase === 'match_over' ? replay(analysis, (seat) => seatName(view, seat)) : null,
+    view.phase === 'match_over' ? replay(analysis, (seat) => seatName(view, seat), onAnalyse) : null,
     el('div', { class: 'info' },
       scoreBoard(view),
       el('section', { class: 'last', 'aria-labelledby': 'last-title' },
