@@ -447,6 +447,100 @@ async fn short_arena(backend: Backend) {
     }
 }
 
+/// A Swiss of an individual variant: 7 entrants of abarrotada3 (three
+/// seats a table) over 3 rounds: two tables and one bye a round, the bye
+/// never twice to one player, every entrant seated or sitting out each
+/// round, and each score (1 a win, split on equal totals, 1 a bye) the
+/// test's.
+async fn individual_swiss(backend: Backend) {
+    let apps = instances(backend).await;
+    let (tid, who) = started(
+        &apps,
+        json!({"name": "Abarrotada", "variant": "abarrotada3", "format": "swiss", "rounds": 3,
+               "rules": {"variant": "abarrotada3", "max_hands": 1}, "starts_in_s": 3600}),
+        7,
+    )
+    .await;
+    let heard = play_all(&apps, &tid, &who).await;
+    assert_eq!(heard.iter().map(|h| h.byes.len()).sum::<usize>(), 3);
+    let t = get(&apps[0], &format!("/v1/tournaments/{tid}")).await;
+    let units = unit_players(&t).len();
+    assert_eq!(units, 7);
+    let mut score = vec![0.0; units];
+    let mut byes = HashSet::new();
+    for n in 1..=3 {
+        let round = get(&apps[0], &format!("/v1/tournaments/{tid}/rounds/{n}")).await;
+        let mut seen = HashSet::new();
+        for b in round["byes"].as_array().unwrap() {
+            let u = b.as_u64().unwrap() as usize;
+            assert!(byes.insert(u), "unit {u} had a second bye");
+            assert!(seen.insert(u));
+            score[u] += 1.0;
+        }
+        let tables = round["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 2);
+        for table in tables {
+            let r = &table["result"];
+            let winners: Vec<u64> = r["winners"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_u64().unwrap())
+                .collect();
+            for (seat, u) in table["units"].as_array().unwrap().iter().enumerate() {
+                let u = u.as_u64().unwrap() as usize;
+                assert!(seen.insert(u), "unit {u} seated twice in round {n}");
+                if winners.contains(&(seat as u64)) {
+                    score[u] += 1.0 / winners.len() as f64;
+                }
+            }
+        }
+        assert_eq!(seen.len(), units);
+    }
+    for line in t["standings"].as_array().unwrap() {
+        let u = line["unit"].as_u64().unwrap() as usize;
+        assert_eq!(f(&line["score"]), score[u], "{line}");
+    }
+}
+
+/// A running arena takes late entries: two players entering after the
+/// start (partners drawn) form a partnership that is paired and plays.
+async fn late_entries_in_an_arena(backend: Backend) {
+    let apps = instances(backend).await;
+    let (tid, first) = started(
+        &apps,
+        json!({"name": "Arena oberta", "variant": "pairs", "format": "arena", "duration_s": 5,
+               "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
+        4,
+    )
+    .await;
+    let late = players(&apps, 2).await;
+    let everyone: Vec<PlayerKey> = first.iter().chain(&late).cloned().collect();
+    let clones: Vec<TestApp> = apps
+        .iter()
+        .map(|a| TestApp::external(a.base.clone()))
+        .collect();
+    let tid2 = tid.clone();
+    let play = tokio::spawn(async move { play_all(&clones, &tid2, &everyone).await });
+    for _ in 0..200 {
+        if get(&apps[0], &format!("/v1/tournaments/{tid}")).await["status"] == "running" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    enter_all(&apps, &tid, &late).await;
+    let heard = play.await.unwrap();
+    assert!(
+        heard[4..].iter().all(|h| !h.rounds.is_empty()),
+        "the late partnership played"
+    );
+    let t = get(&apps[0], &format!("/v1/tournaments/{tid}")).await;
+    let units = unit_players(&t);
+    assert_eq!(units.len(), 3);
+    let late_ids: HashSet<&String> = late.iter().map(|p| &p.id).collect();
+    assert!(units[2].iter().all(|p| late_ids.contains(p)), "{units:?}");
+}
+
 /// A rated Swiss of one round (8 entrants, standard rules): every match
 /// is rated, and each entrant's rating history holds exactly one entry,
 /// its match's.
@@ -589,5 +683,7 @@ both_stores!(
     swiss_with_byes,
     short_arena,
     rated_swiss_rates_each_match_once,
+    individual_swiss,
+    late_entries_in_an_arena,
     entries_and_refusals
 );
