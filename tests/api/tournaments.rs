@@ -145,6 +145,16 @@ fn unit_players(t: &Value) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The winning sides of a table's result.
+fn winners_of(result: &Value) -> Vec<u64> {
+    result["winners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .collect()
+}
+
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
 }
@@ -353,12 +363,7 @@ async fn check_swiss(app: &TestApp, tid: &str, t: &Value, rounds: u32) {
             assert!(met.insert((a.min(b), a.max(b))), "{a} and {b} met twice");
             assert!(seen.insert(a) && seen.insert(b));
             let r = &table["result"];
-            let winners: Vec<u64> = r["winners"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|w| w.as_u64().unwrap())
-                .collect();
+            let winners = winners_of(r);
             let s = |side: usize| r["scores"][side].as_f64().unwrap();
             for (side, u) in [(0, a), (1, b)] {
                 score[u] += if winners.contains(&(side as u64)) {
@@ -414,12 +419,7 @@ async fn short_arena(backend: Backend) {
         let n = summary["number"].as_u64().unwrap();
         let round = get(&apps[0], &format!("/v1/tournaments/{tid}/rounds/{n}")).await;
         for table in round["tables"].as_array().unwrap() {
-            let winners: Vec<u64> = table["result"]["winners"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|w| w.as_u64().unwrap())
-                .collect();
+            let winners = winners_of(&table["result"]);
             for side in 0..2 {
                 let u = table["units"][side].as_u64().unwrap() as usize;
                 let share = if winners.contains(&(side as u64)) {
@@ -481,12 +481,7 @@ async fn individual_swiss(backend: Backend) {
         assert_eq!(tables.len(), 2);
         for table in tables {
             let r = &table["result"];
-            let winners: Vec<u64> = r["winners"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|w| w.as_u64().unwrap())
-                .collect();
+            let winners = winners_of(r);
             for (seat, u) in table["units"].as_array().unwrap().iter().enumerate() {
                 let u = u.as_u64().unwrap() as usize;
                 assert!(seen.insert(u), "unit {u} seated twice in round {n}");
