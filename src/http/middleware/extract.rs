@@ -252,15 +252,41 @@ impl FromRequest for JsonBytes {
     }
 }
 
-/// Parses a JSON body; an empty body reads as `{}`.
+/// Parses a JSON body; an empty body reads as `{}`. A number without a
+/// fraction written with one (`2.0`) reads as the integer it is, as JSON
+/// Schema counts it: an integer field takes it; `2.5` is still refused.
 pub fn parse_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     let body = if body.iter().all(u8::is_ascii_whitespace) {
         b"{}".as_slice()
     } else {
         body
     };
-    serde_json::from_slice(body)
-        .map_err(|e| Error::InvalidRequest(format!("invalid JSON body: {e}")))
+    let bad = |e: serde_json::Error| Error::InvalidRequest(format!("invalid JSON body: {e}"));
+    let mut value: serde_json::Value = serde_json::from_slice(body).map_err(bad)?;
+    integral_numbers(&mut value);
+    serde_json::from_value(value).map_err(bad)
+}
+
+/// Makes every number of `v` written with a zero fraction (`3.0`, `-1.0`)
+/// the integer it is, within the range a double holds exactly.
+fn integral_numbers(v: &mut serde_json::Value) {
+    use serde_json::{Number, Value};
+    match v {
+        Value::Number(n) => {
+            if let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.fract() == 0.0)
+                && f.abs() <= 9_007_199_254_740_992.0
+            {
+                *n = if f < 0.0 {
+                    Number::from(f as i64)
+                } else {
+                    Number::from(f as u64)
+                };
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_numbers),
+        Value::Object(fields) => fields.values_mut().for_each(integral_numbers),
+        _ => {}
+    }
 }
 
 /// Combines a body's `expected_version` with `If-Match`; they must agree.
@@ -270,5 +296,28 @@ pub fn expected_version(body: Option<u64>, header: Option<u64>) -> Result<Option
             "expected_version and If-Match disagree".into(),
         )),
         (a, b) => Ok(a.or(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_body;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Join {
+        seat: Option<u8>,
+        rating: Option<f64>,
+    }
+
+    #[test]
+    fn an_integer_written_with_a_zero_fraction_is_that_integer() {
+        let j: Join = parse_body(br#"{"seat": 2.0, "rating": 1500.0}"#).unwrap();
+        assert_eq!((j.seat, j.rating), (Some(2), Some(1500.0)));
+        let j: Join = parse_body(br#"{"rating": 1500.5}"#).unwrap();
+        assert_eq!(j.rating, Some(1500.5));
+        assert!(parse_body::<Join>(br#"{"seat": 2.5}"#).is_err());
+        assert!(parse_body::<Join>(br#"{"seat": -1.0}"#).is_err());
+        assert!(parse_body::<Join>(b"").is_ok());
+        assert!(parse_body::<Join>(b"{").is_err());
     }
 }
