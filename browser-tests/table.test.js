@@ -267,7 +267,16 @@ test('the end of a match shows a replay with the costly cards marked', async () 
   const notes = await page.locator('.replay .costly .note').allTextContents();
   assert.deepEqual(notes, costly.map((c) => `−${c.cost}`), 'each with what it cost');
   await assertAccessible(page, 'the replay');
-  await page.locator('.replay-hand').first().scrollIntoViewIfNeeded();
+  // The table is drawn again whenever the view is read, which may detach
+  // the element between finding it and scrolling: try again then.
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await page.locator('.replay-hand').first().scrollIntoViewIfNeeded({ timeout: 2000 });
+      break;
+    } catch (e) {
+      if (tries >= 5) throw e;
+    }
+  }
   await screenshot(page, 'replay-desktop');
   assertNoProblems(page);
   await page.context().close();
