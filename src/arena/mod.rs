@@ -9,6 +9,7 @@
 //! records) per seat; the report gives the mean over deals with a 95%
 //! confidence interval (normal approximation).
 
+mod doubles;
 mod external;
 mod player;
 mod report;
@@ -25,6 +26,7 @@ use rayon::prelude::*;
 use crate::rules::{Action, Event, Match, Phase, Rules, Seed, Variant, Winner};
 use crate::service::{SeatInfo, SeatKind};
 
+pub use doubles::Doubles;
 pub use external::Table;
 pub use player::Player;
 pub use report::{ArenaReport, BotStats, Estimate};
@@ -191,6 +193,12 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
     });
     progress.finish_and_clear();
     let outcomes = outcomes?;
+    let mut doubles = [Doubles::default(); 2];
+    for o in &outcomes {
+        for (d, od) in doubles.iter_mut().zip(&o.doubles) {
+            d.merge(od);
+        }
+    }
     let stats = |i: usize, name: &str| BotStats {
         name: name.to_string(),
         decisions: clocks[i].decisions.load(Ordering::Relaxed),
@@ -199,6 +207,7 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
         cpu_seconds: clocks[i].cpu_nanos.load(Ordering::Relaxed) as f64 / 1e9,
         max_cpu_ms: clocks[i].max_cpu_nanos.load(Ordering::Relaxed) as f64 / 1e6,
         wall_clock: players[i].is_external(),
+        doubles: doubles[i],
     };
     Ok(ArenaReport {
         a: stats(0, &args.a),
@@ -228,6 +237,8 @@ struct Outcome {
     wins: f64,
     /// Hands played over all seatings.
     hands: u64,
+    /// A's and B's doubles over all seatings.
+    doubles: [Doubles; 2],
 }
 
 /// The deal seed of set `i` of a run seeded with `seed`.
@@ -303,6 +314,7 @@ fn play_duplicate(
         points: 0.0,
         wins: 0.0,
         hands: 0,
+        doubles: [Doubles::default(); 2],
     };
     for (k, &mask) in seat_list.iter().enumerate() {
         let m = play_seating(args, players, clocks, &rules, i, k, mask)?;
@@ -396,6 +408,9 @@ impl Outcome {
             _ => 0.5,
         };
         self.hands += m.results.len() as u64;
+        let all = (1u8 << table.seats) - 1;
+        self.doubles[0].add(m, mask);
+        self.doubles[1].add(m, all & !mask);
     }
 }
 

@@ -7,7 +7,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
 use super::external::{self, Table};
-use crate::bots::{self, Bot, ExpertBot, MonteCarloBot, Plan, Rollout, Search};
+use crate::bots::{self, Answers, Bot, ExpertBot, MonteCarloBot, Plan, Rollout, Search};
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
@@ -128,11 +128,13 @@ impl Player {
 }
 
 /// The expert player of
-/// `<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole]`,
+/// `<samples>:<nodes>[:<max_tricks>][:plain][:hdoubles][:twosided|maxn|reply|whole]`,
 /// without the wall-clock cap (its Monte Carlo player keeps its own). The
 /// samples, nodes and `max_tricks` apply to every variant's plan; `plain`
 /// turns off the bidding inference of the pairs game (the individual
-/// variants never use it); the search names the individual variants'
+/// variants never use it); `hdoubles` has its bid search expect the
+/// others to answer doubles by the heuristic rules
+/// ([`Answers::HeuristicDoubles`]); the search names the individual variants'
 /// search (the pairs game's is two-sided, except `whole`: the whole-hand
 /// solver in every variant).
 fn expert(budget: &str) -> Option<Player> {
@@ -151,6 +153,10 @@ fn expert(budget: &str) -> Option<Player> {
     }
     let plain = rest.first() == Some(&"plain");
     if plain {
+        rest = &rest[1..];
+    }
+    let hdoubles = rest.first() == Some(&"hdoubles");
+    if hdoubles {
         rest = &rest[1..];
     }
     let search = match rest {
@@ -174,6 +180,15 @@ fn expert(budget: &str) -> Option<Player> {
     });
     if plain {
         bot.pairs.monte_carlo.infer = false;
+    }
+    if hdoubles {
+        bot = bot.each_plan(|p| Plan {
+            monte_carlo: MonteCarloBot {
+                answers: Answers::HeuristicDoubles,
+                ..p.monte_carlo
+            },
+            ..p
+        });
     }
     if search == Some(Search::Whole) {
         bot.pairs.search = Search::Whole;

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::doubles::Doubles;
 use crate::rules::Variant;
 
 /// A mean with its 95% confidence interval.
@@ -85,6 +86,8 @@ pub struct BotStats {
     /// Whether the figures to read are wall time (an external bot: the
     /// HTTP round trip) rather than CPU time.
     pub wall_clock: bool,
+    /// The doubles it said, and how the doubled hands went.
+    pub doubles: Doubles,
 }
 
 impl BotStats {
@@ -226,6 +229,15 @@ impl fmt::Display for ArenaReport {
                 b.decisions,
                 b.clock()
             )?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "| bot | contros (of hands defended) | recontros, Sant Vicenç | doubled hands its side recorded in |"
+        )?;
+        writeln!(f, "| --- | ---: | ---: | ---: |")?;
+        for b in [&self.a, &self.b] {
+            writeln!(f, "| {} | {} |", b.name, b.doubles)?;
         }
         let total = (self.a.decisions + self.b.decisions) as f64;
         writeln!(f)?;

@@ -43,6 +43,23 @@ pub struct MonteCarloBot {
     /// seats bid as they did ([`super::inference`]); without it every deal
     /// consistent with the play counts alike.
     pub infer: bool,
+    /// How its bid search expects the other seats to answer its trump
+    /// choice or double.
+    pub answers: Answers,
+}
+
+/// How the bid search expects the other seats to finish the bidding after
+/// the candidate action it tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answers {
+    /// By the fitted bidding model when the player infers
+    /// ([`super::inference::Model`]), else by the heuristic player's rules.
+    Fitted,
+    /// The trump choice by the fitted model when the player infers, the
+    /// doubles by the heuristic player's rules (a double is answered only
+    /// by a strong hand): what a player who doubles against any opponent,
+    /// weak ones included, expects.
+    HeuristicDoubles,
 }
 
 impl MonteCarloBot {
@@ -54,6 +71,7 @@ impl MonteCarloBot {
         max_ms: 80,
         rollout: Rollout::Heuristic,
         infer: false,
+        answers: Answers::Fitted,
     };
 }
 

@@ -46,6 +46,25 @@ fn heuristic_beats_random_and_the_report_prints_a_table() {
 }
 
 #[test]
+fn each_players_doubles_are_counted_and_shown() {
+    let r = run(&args("heuristic", "heuristic", 200, Variant::Pairs)).unwrap();
+    let (a, b) = (r.a.doubles, r.b.doubles);
+    // The same deterministic bot on both sides of every duplicate deal:
+    // each side defends in exactly one of the deal's two seatings, and
+    // says the same doubles there.
+    assert_eq!(a, b);
+    assert_eq!(a.defending, 200);
+    assert!(a.contros > 0 && a.contros <= a.defending, "{a:?}");
+    assert!(a.doubled >= a.contros.min(1) && a.won <= a.doubled, "{a:?}");
+    let text = r.to_string();
+    assert!(text.contains("| contros (of hands defended) |"), "{text}");
+    assert!(
+        text.contains(&format!("| heuristic | {} (", a.contros)),
+        "{text}"
+    );
+}
+
+#[test]
 fn match_mode_reports_a_win_rate() {
     let mut a = args("heuristic", "random", 0, Variant::Pairs);
     a.matches = Some(6);

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
 
-use super::MonteCarloBot;
+use super::{Answers, MonteCarloBot};
 use crate::bots::bidding::{choose_double, choose_trump};
 use crate::bots::inference::{Model, replay};
 use crate::bots::knowledge::Knowledge;
@@ -44,6 +44,7 @@ pub fn choose_bid(
     let bidding = bot.bidding(view);
     // An inferring player also expects the others to bid as the model says.
     let model = bot.infer.then(|| Model::for_variant(view.rules.variant));
+    let doubles_by_model = bot.answers == Answers::Fitted;
     let candidates: Vec<Action> = view
         .legal_actions
         .iter()
@@ -70,7 +71,8 @@ pub fn choose_bid(
         m.set_cards(deal);
         for (sum, &a) in sums.iter_mut().zip(&candidates) {
             let mut trial = m.clone();
-            *sum += w * play_out(&mut trial, k.seat, a, policy, model.as_ref(), rng)?;
+            let answers = (model.as_ref(), doubles_by_model);
+            *sum += w * play_out(&mut trial, k.seat, a, policy, answers, rng)?;
         }
         done += per_deal;
         if start.elapsed() >= limit {
@@ -92,16 +94,19 @@ fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
     (m.phase() == view.phase && m.turn() == view.you).then_some(m)
 }
 
-/// Plays `action` for `me`, lets the heuristic finish the bidding, plays the
-/// hand out, and returns what it is worth to `me`.
+/// Plays `action` for `me`, lets the others finish the bidding (by the
+/// `answers.0` model when given, its doubles too when `answers.1`; else by
+/// the heuristic rules), plays the hand out, and returns what it is worth
+/// to `me`.
 fn play_out(
     m: &mut Match,
     me: u8,
     action: Action,
     policy: Rollout,
-    model: Option<&Model>,
+    answers: (Option<&Model>, bool),
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<f64> {
+    let (model, doubles_by_model) = answers;
     let mut events = Vec::new();
     m.apply(me, action, &mut events).ok()?;
     while matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling) {
@@ -110,6 +115,7 @@ fn play_out(
         let h = m.hand.as_ref()?;
         let hand = h.hands[seat as usize];
         let trump = h.trump.unwrap_or(Trump::Botifarra);
+        let model = model.filter(|_| doubles_by_model || m.phase() == Phase::ChoosingTrump);
         let a = match (m.phase(), model) {
             (_, Some(model)) => model.draw(seat, hand, &legal, trump, rng),
             (Phase::ChoosingTrump, None) => choose_trump(hand, &legal),
