@@ -20,7 +20,8 @@
 //! steps, match creation and the players' events in `advance.rs`.
 //!
 //! What it may import: from the lobby, only its shared parts (the `Lobby`
-//! handle and its core, `update`, `records`, `store`, `start`); outside
+//! handle and its core, `update`, `records`, `store`, `start`,
+//! `match_rules`); outside
 //! it, `crate::service`, `crate::rating`, `crate::rules` and
 //! `crate::bots` (the default house bot).
 
