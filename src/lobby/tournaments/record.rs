@@ -282,3 +282,6 @@ impl TournamentRecord {
         self.rounds.last()
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests;
