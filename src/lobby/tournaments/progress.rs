@@ -231,18 +231,12 @@ fn pair_round(rec: &mut TournamentRecord, now: u64) {
     });
 }
 
-/// The units to pair, not withdrawn, in the order of the standings (units
-/// without a line yet by rating), house units last.
+/// The units to pair, not withdrawn, in the order of the standings,
+/// house units last. Before the first round every line is level (no
+/// score, tie-break or points difference yet), so the standings' last
+/// tie-breaks order them: by rating, best first, then by unit.
 fn ranked_units(rec: &TournamentRecord) -> Vec<usize> {
     let mut order: Vec<usize> = standings(rec).into_iter().map(|s| s.unit).collect();
-    if rec.rounds.is_empty() {
-        order.sort_by(|&a, &b| {
-            rec.units[b]
-                .rating
-                .total_cmp(&rec.units[a].rating)
-                .then(a.cmp(&b))
-        });
-    }
     order.extend((0..rec.units.len()).filter(|&u| rec.units[u].house));
     order.retain(|&u| !rec.units[u].withdrawn);
     order
