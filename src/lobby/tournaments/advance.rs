@@ -14,14 +14,14 @@
 
 use std::collections::HashMap;
 
-use super::ops::ACTIVE;
+use super::ops::{ACTIVE, ttl};
 use super::progress::step;
 use super::record::{Round, Table, TableResult, TournamentRecord, TournamentStatus};
 use super::scoring::standings;
 use crate::lobby::Lobby;
 use crate::lobby::records::PlayerEvent;
 use crate::lobby::store::Doc;
-use crate::lobby::update::Step;
+use crate::lobby::update::{Step, Updated, load, update_from};
 use crate::rules::{Phase, Seat, Winner};
 use crate::service::{
     Error, HOUSE_PREFIX, NewMatch, NewSeat, OnTimeout, SeatKind, SeatPlayer, clock_now_ms,
@@ -59,32 +59,36 @@ impl Lobby {
         }
     }
 
-    /// One step of tournament `id` (see the module's notes).
+    /// One step of tournament `id` (see the module's notes). The record
+    /// is read once: each write starts from the copy in hand, and reads
+    /// again only after a lost race.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy`; a match's creation errors.
     pub async fn advance_tournament(&self, id: &str) -> Result<(), Error> {
-        let rec = match self.tournament(id).await {
-            Ok(rec) => rec,
-            Err(Error::TournamentNotFound) => {
-                self.store().index_remove(ACTIVE, id).await?;
-                return Ok(());
-            }
-            Err(e) => return Err(e),
-        };
+        let missing = || Error::TournamentNotFound;
+        let loaded: (u64, TournamentRecord) =
+            match load(self.store(), Doc::Tournament, id, missing).await {
+                Ok(loaded) => loaded,
+                Err(Error::TournamentNotFound) => {
+                    self.store().index_remove(ACTIVE, id).await?;
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            };
         let now = clock_now_ms();
-        match rec.status {
-            TournamentStatus::Open if now < rec.starts_ms => return Ok(()),
+        match loaded.1.status {
+            TournamentStatus::Open if now < loaded.1.starts_ms => return Ok(()),
             TournamentStatus::Over | TournamentStatus::Cancelled => {
                 self.store().index_remove(ACTIVE, id).await?;
                 return Ok(());
             }
             _ => {}
         }
-        self.create_tables(&rec).await?;
-        let results = self.read_results(&rec).await?;
+        let loaded = self.create_tables(loaded).await?;
+        let results = self.read_results(&loaded.1).await?;
         let updated = self
-            .update_tournament(id, |r: &mut TournamentRecord| {
+            .update_from_copy(loaded, |r: &mut TournamentRecord| {
                 let p = step(r, &results, now);
                 Ok(if p.any() {
                     Step::Write(p)
@@ -94,9 +98,11 @@ impl Lobby {
             })
             .await?;
         let (rec, progress) = (updated.record, updated.answer);
-        if progress.paired {
-            self.create_tables(&rec).await?;
-        }
+        let rec = if progress.paired {
+            self.create_tables((updated.version, rec)).await?.1
+        } else {
+            rec
+        };
         if progress.status && rec.status != TournamentStatus::Running {
             self.tell_over(&rec).await;
             self.store().index_remove(ACTIVE, id).await?;
@@ -104,10 +110,37 @@ impl Lobby {
         Ok(())
     }
 
-    /// Creates the match of every table paired but not marked created,
-    /// then marks them created and each round whose tables all exist
-    /// announced, telling the players of the rounds this write announced.
-    async fn create_tables(&self, rec: &TournamentRecord) -> Result<(), Error> {
+    /// Changes the tournament by compare-and-set from `loaded`, its record
+    /// and version as just read (see [`update_from`]).
+    async fn update_from_copy<R>(
+        &self,
+        loaded: (u64, TournamentRecord),
+        change: impl FnMut(&mut TournamentRecord) -> Result<Step<R>, Error>,
+    ) -> Result<Updated<TournamentRecord, R>, Error> {
+        let id = loaded.1.id.clone();
+        let missing = || Error::TournamentNotFound;
+        update_from(
+            self.store(),
+            Doc::Tournament,
+            &id,
+            loaded,
+            ttl,
+            missing,
+            change,
+        )
+        .await
+    }
+
+    /// Creates the match of every table of `loaded` (the record and its
+    /// version) paired but not marked created, then marks them created and
+    /// each round whose tables all exist announced, telling the players of
+    /// the rounds this write announced. The record as stored after (the
+    /// one given when there was nothing to do).
+    async fn create_tables(
+        &self,
+        loaded: (u64, TournamentRecord),
+    ) -> Result<(u64, TournamentRecord), Error> {
+        let rec = &loaded.1;
         let todo: Vec<(&Round, &Table)> = rec
             .rounds
             .iter()
@@ -116,7 +149,7 @@ impl Lobby {
             .collect();
         let waiting = rec.rounds.iter().any(|r| !r.announced);
         if todo.is_empty() && !waiting {
-            return Ok(());
+            return Ok(loaded);
         }
         for &(round, table) in &todo {
             self.create_promised(new_match(rec, round, table), Doc::Tournament)
@@ -124,7 +157,7 @@ impl Lobby {
         }
         let made: Vec<String> = todo.iter().map(|(_, t)| t.match_id.clone()).collect();
         let marked = self
-            .update_tournament(&rec.id, |r: &mut TournamentRecord| {
+            .update_from_copy(loaded, |r: &mut TournamentRecord| {
                 let mut announced = Vec::new();
                 for round in &mut r.rounds {
                     for t in &mut round.tables {
@@ -148,7 +181,7 @@ impl Lobby {
                 self.tell_round(&marked.record, round).await;
             }
         }
-        Ok(())
+        Ok((marked.version, marked.record))
     }
 
     /// The results of the tables whose matches are over, by match id.
