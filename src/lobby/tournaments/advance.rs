@@ -1,18 +1,22 @@
 //! Advancing tournaments with nobody reading: each instance's
 //! housekeeping steps every tournament not yet over, once a second.
 //!
-//! A step is made of idempotent parts, so that any instance may repeat
-//! one another left half-done: (1) the matches of tables paired but not
-//! yet created are created under their fixed ids (a second creation finds
-//! the match there and changes nothing); (2) the finished matches are
-//! read; (3) one compare-and-set write records their results and pairs
-//! what is due ([`step`]), or starts or ends the tournament; (4) the
-//! tables just paired are created, and one compare-and-set write marks
-//! them created and their round announced. Only the instance whose write
+//! A step reads the record once, and each of its writes starts from the
+//! copy in hand (a lost race reads again). It is made of idempotent
+//! parts, so that any instance may repeat one another left half-done:
+//! (1) the matches of tables paired but not yet created are created
+//! under their fixed ids (a second creation finds the match there and
+//! changes nothing); (2) the matches of the tables without a result are
+//! read, when one may have ended (`watch.rs`: at once when this instance
+//! saw one end, else every few seconds); (3) one compare-and-set write
+//! records the results of those over and pairs what is due ([`step`]),
+//! or starts or ends the tournament; nothing is written when nothing
+//! changed; (4) the tables just paired are created, and one
+//! compare-and-set write marks them created and their round announced. Only the instance whose write
 //! announced a round tells its players (`round_started`), and only the one
 //! whose write ended the tournament tells them `tournament_over`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ops::{ACTIVE, ttl};
 use super::progress::step;
@@ -32,15 +36,16 @@ const PAGE: usize = 256;
 
 impl Lobby {
     /// Steps every tournament not yet over (its index read [`PAGE`] ids
-    /// at a time); returns how many were stepped. One not due yet costs
-    /// the read of its record.
+    /// at a time); returns how many were stepped. One not due yet, or
+    /// whose matches are not due to be read (see `watch.rs`), costs the
+    /// read of its record.
     ///
     /// # Errors
     /// `StoreUnavailable` listing them; a failure of one tournament is
     /// logged, and it is stepped again on the next tick.
     pub async fn advance_tournaments(&self) -> Result<usize, Error> {
         let mut after: Option<String> = None;
-        let mut stepped = 0;
+        let mut active = HashSet::new();
         loop {
             let ids = self
                 .store()
@@ -51,11 +56,13 @@ impl Lobby {
                     tracing::warn!(tournament = %id, error = %e, "tournament step failed");
                 }
             }
-            stepped += ids.len();
-            if ids.len() < PAGE {
-                return Ok(stepped);
-            }
             after = ids.last().cloned();
+            let last = ids.len() < PAGE;
+            active.extend(ids);
+            if last {
+                self.core().tournaments.keep_only(&active);
+                return Ok(active.len());
+            }
         }
     }
 
@@ -85,8 +92,29 @@ impl Lobby {
             }
             _ => {}
         }
+        let watch = &self.core().tournaments;
+        let read = watch.read_due(id, now);
+        let stepped = self.step_running(loaded, read, now).await;
+        if stepped.is_err() && read {
+            watch.read_failed(id);
+        }
+        stepped
+    }
+
+    /// The step of a tournament due to start or running, from `loaded`
+    /// (its record and version), its matches read if `read`.
+    async fn step_running(
+        &self,
+        loaded: (u64, TournamentRecord),
+        read: bool,
+        now: u64,
+    ) -> Result<(), Error> {
         let loaded = self.create_tables(loaded).await?;
-        let results = self.read_results(&loaded.1).await?;
+        let results = if read {
+            self.read_results(&loaded.1).await?
+        } else {
+            HashMap::new()
+        };
         let updated = self
             .update_from_copy(loaded, |r: &mut TournamentRecord| {
                 let p = step(r, &results, now);
@@ -105,7 +133,7 @@ impl Lobby {
         };
         if progress.status && rec.status != TournamentStatus::Running {
             self.tell_over(&rec).await;
-            self.store().index_remove(ACTIVE, id).await?;
+            self.store().index_remove(ACTIVE, &rec.id).await?;
         }
         Ok(())
     }
@@ -184,7 +212,8 @@ impl Lobby {
         Ok((marked.version, marked.record))
     }
 
-    /// The results of the tables whose matches are over, by match id.
+    /// The results of the tables without one whose matches are over, by
+    /// match id.
     async fn read_results(
         &self,
         rec: &TournamentRecord,

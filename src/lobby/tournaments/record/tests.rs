@@ -46,3 +46,15 @@ pub fn record(ratings: &[f64]) -> TournamentRecord {
         rounds: Vec::new(),
     }
 }
+
+#[test]
+fn a_tournament_match_id_names_its_tournament() {
+    let rec = record(&[1000.0; 3]);
+    assert_eq!(tournament_of(&rec.match_id(2, 5)), Some(rec.id.as_str()));
+    assert_eq!(
+        tournament_of("0123456789abcdef01234567"),
+        None,
+        "a match's own"
+    );
+    assert_eq!(tournament_of(&format!("{}-00", rec.id)), None);
+}
