@@ -20,6 +20,8 @@ pub struct LobbyCore {
     pub(super) settled: Settled,
     pub(super) turns: super::turns::Turns,
     pub(super) joins: super::turns::Batches<super::queue::JoinReq>,
+    /// The tournaments a match of which this instance saw end.
+    pub(super) tournaments: super::tournaments::Watch,
 }
 
 impl LobbyCore {
@@ -30,6 +32,7 @@ impl LobbyCore {
             settled: Settled::default(),
             turns: super::turns::Turns::default(),
             joins: super::turns::Batches::default(),
+            tournaments: super::tournaments::Watch::default(),
         }
     }
 
@@ -153,8 +156,12 @@ impl Hooks for LobbyCore {
 
     /// The player whose seat is to act hears it is its turn; when the
     /// match is over (only the commit that ended it can see that), every
-    /// player hears so and has it counted.
+    /// player hears so and has it counted, and a tournament's match has
+    /// its tournament read at the next tick.
     async fn committed(&self, rec: &MatchRecord) {
+        if rec.game.phase() == Phase::MatchOver {
+            self.tournaments.match_over(&rec.id);
+        }
         // House players have no stream and no stored record.
         if rec
             .seats
@@ -181,6 +188,7 @@ impl Hooks for LobbyCore {
     }
 
     async fn settle(&self, rec: &MatchRecord) -> Result<(), Error> {
+        self.tournaments.match_over(&rec.id);
         self.list_match(rec).await?;
         self.settle_ratings(rec).await
     }

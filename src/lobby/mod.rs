@@ -10,13 +10,15 @@
 //! [`update`] (the one compare-and-set helper every write goes through,
 //! so two instances racing for a seat can never both get it),
 //! `pending.rs` (each player's pending invitations, made and received,
-//! which the caps count by compare-and-set) and `start.rs` (the one routine that starts the match a table, a challenge
-//! or a queue group promised). The lobby imports the match service and
+//! which the caps count by compare-and-set), `start.rs` (the one routine that starts the match a table, a challenge
+//! or a queue group promised) and `match_rules.rs` (the rules a challenge
+//! or a tournament asks for, checked one way for both). The lobby imports the match service and
 //! below (`service`, `store`, `rating`, `bots`, `rules`); nothing below
 //! imports the lobby.
 
 pub mod challenges;
 mod core;
+mod match_rules;
 pub mod pending;
 mod players;
 pub mod queue;

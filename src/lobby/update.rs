@@ -77,16 +77,46 @@ pub async fn update<T, R>(
     id: &str,
     ttl: impl Fn(&T) -> Option<Duration>,
     missing: impl Fn() -> Error,
-    mut change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
+    change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
 ) -> Result<Updated<T, R>, Error>
 where
     T: Serialize + DeserializeOwned,
 {
-    update_async(store, doc, id, ttl, missing, |mut record: T| {
+    attempts(store, doc, id, None, ttl, missing, in_place(change)).await
+}
+
+/// [`update`] from `loaded`, record `id` and its version as the caller
+/// has just read them: the first attempt changes that copy, so a change
+/// that keeps it reads nothing; after a lost race every attempt reads
+/// afresh, as [`update`] does.
+///
+/// # Errors
+/// As [`update`].
+pub async fn update_from<T, R>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    loaded: (u64, T),
+    ttl: impl Fn(&T) -> Option<Duration>,
+    missing: impl Fn() -> Error,
+    change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
+) -> Result<Updated<T, R>, Error>
+where
+    T: Serialize + DeserializeOwned,
+{
+    let change = in_place(change);
+    attempts(store, doc, id, Some(loaded), ttl, missing, change).await
+}
+
+/// A change made in place, as [`attempts`] takes it: the record given
+/// back with the step.
+fn in_place<T, R>(
+    mut change: impl FnMut(&mut T) -> Result<Step<R>, Error>,
+) -> impl FnMut(T) -> std::future::Ready<Result<(T, Step<R>), Error>> {
+    move |mut record: T| {
         let step = change(&mut record);
         std::future::ready(step.map(|step| (record, step)))
-    })
-    .await
+    }
 }
 
 /// [`update`] for a change that must await something before the write
@@ -101,6 +131,24 @@ pub async fn update_async<T, R, F, Fut>(
     id: &str,
     ttl: impl Fn(&T) -> Option<Duration>,
     missing: impl Fn() -> Error,
+    change: F,
+) -> Result<Updated<T, R>, Error>
+where
+    T: Serialize + DeserializeOwned,
+    F: FnMut(T) -> Fut,
+    Fut: Future<Output = Result<(T, Step<R>), Error>>,
+{
+    attempts(store, doc, id, None, ttl, missing, change).await
+}
+
+/// The attempts of an update, the first from `loaded` when given.
+async fn attempts<T, R, F, Fut>(
+    store: &dyn LobbyStore,
+    doc: Doc,
+    id: &str,
+    mut loaded: Option<(u64, T)>,
+    ttl: impl Fn(&T) -> Option<Duration>,
+    missing: impl Fn() -> Error,
     mut change: F,
 ) -> Result<Updated<T, R>, Error>
 where
@@ -110,7 +158,10 @@ where
 {
     for attempt in 0..ATTEMPTS {
         pause(attempt).await?;
-        let (version, record): (u64, T) = load(store, doc, id, &missing).await?;
+        let (version, record): (u64, T) = match loaded.take() {
+            Some(copy) => copy,
+            None => load(store, doc, id, &missing).await?,
+        };
         let (record, answer) = match change(record).await? {
             (record, Step::Keep(answer)) => {
                 return Ok(Updated {
@@ -362,6 +413,34 @@ mod tests {
         .await;
         assert!(matches!(r, Err(Error::Busy(_))));
         assert_eq!(store.reads.load(Ordering::SeqCst), ATTEMPTS);
+    }
+
+    /// [`update_from`] of table `t` in `store` from the copy `7` at
+    /// version 1.
+    async fn from_copy(
+        store: &Rigged,
+        change: fn(&mut u64) -> Result<Step<u64>, Error>,
+    ) -> Result<Updated<u64, u64>, Error> {
+        let missing = || Error::TableNotFound;
+        update_from(store, Doc::Table, "t", (1, 7), |_| None, missing, change).await
+    }
+
+    #[tokio::test]
+    async fn an_update_from_a_copy_reads_only_after_a_lost_race() {
+        let store = rigged(|| Ok(true)).await;
+        let kept = from_copy(&store, |n| Ok(Step::Keep(*n))).await.unwrap();
+        assert_eq!((kept.version, kept.record), (1, 7), "the copy, kept");
+        let written = from_copy(&store, add_one).await.unwrap();
+        assert_eq!((written.version, written.answer), (2, 8));
+        assert_eq!(store.reads.load(Ordering::SeqCst), 0, "nothing read");
+        let lost = rigged(|| Ok(false)).await;
+        let r = from_copy(&lost, add_one).await;
+        assert!(matches!(r, Err(Error::Busy(_))));
+        assert_eq!(
+            lost.reads.load(Ordering::SeqCst),
+            ATTEMPTS - 1,
+            "every attempt after the copy's reads"
+        );
     }
 
     #[tokio::test]

@@ -19,6 +19,7 @@
 
 use crate::bots;
 use crate::lobby::Lobby;
+use crate::lobby::match_rules::match_rules;
 use crate::lobby::records::{self, PlayerEvent, PlayerRecord, SeatPlayer};
 use crate::lobby::store::Doc;
 use crate::rating;
@@ -246,7 +247,13 @@ impl Lobby {
 /// # Errors
 /// `InvalidRequest`, saying what is wrong first.
 fn check_request<'a>(req: &'a NewChallenge, challenger: &str) -> Result<Checked<'a>, Error> {
-    let rules = check_rules(req)?;
+    let rules = match_rules(
+        req.variant,
+        req.rules.as_ref(),
+        req.rated,
+        "challenge",
+        |_| Ok(()),
+    )?;
     let seats = check_seats(req, challenger)?;
     service::check_move_timeout(req.move_timeout_ms)?;
     let expires_in_s = req.expires_in_s.unwrap_or(DEFAULT_EXPIRY_S);
@@ -260,34 +267,6 @@ fn check_request<'a>(req: &'a NewChallenge, challenger: &str) -> Result<Checked<
         seats,
         expires_in_s,
     })
-}
-
-/// The rules of a challenge: those asked for (or the variant's standard
-/// rules), valid, of the challenge's variant, and the standard ones if it
-/// is rated.
-///
-/// # Errors
-/// `InvalidRequest`.
-fn check_rules(req: &NewChallenge) -> Result<Rules, Error> {
-    let rules = req
-        .rules
-        .clone()
-        .unwrap_or_else(|| rating::rated_rules(req.variant));
-    if rules.variant != req.variant {
-        return Err(Error::InvalidRequest(
-            "`rules.variant` must be the challenge's `variant`".into(),
-        ));
-    }
-    rules
-        .validate()
-        .map_err(|e| Error::InvalidRequest(e.to_string()))?;
-    if req.rated && rules != rating::rated_rules(req.variant) {
-        return Err(Error::InvalidRequest(
-            "a rated challenge is played with the variant's standard rules: leave out `rules`"
-                .into(),
-        ));
-    }
-    Ok(rules)
 }
 
 /// Validates the seats a challenge asks for, made by player `challenger`,

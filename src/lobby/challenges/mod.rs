@@ -31,7 +31,8 @@
 //! `Lobby` handle and its `LobbyCore` (players, keys, event streams),
 //! `update` (the one compare-and-set helper), `pending` (the players'
 //! pending invitations the caps count), `records` (players, events,
-//! encoding) and `store` (documents and indexes) — never another room of
+//! encoding), `store` (documents and indexes) and `match_rules` (the
+//! rules asked for, checked) — never another room of
 //! the lobby (tables, queue, ratings); outside it, `crate::service` (the
 //! match is created through its ordinary create path, and its errors,
 //! clock and randomness), `crate::rating` (standard rules and pools of

@@ -1,27 +1,31 @@
 //! Advancing tournaments with nobody reading: each instance's
 //! housekeeping steps every tournament not yet over, once a second.
 //!
-//! A step is made of idempotent parts, so that any instance may repeat
-//! one another left half-done: (1) the matches of tables paired but not
-//! yet created are created under their fixed ids (a second creation finds
-//! the match there and changes nothing); (2) the finished matches are
-//! read; (3) one compare-and-set write records their results and pairs
-//! what is due ([`step`]), or starts or ends the tournament; (4) the
-//! tables just paired are created, and one compare-and-set write marks
-//! them created and their round announced. Only the instance whose write
+//! A step reads the record once, and each of its writes starts from the
+//! copy in hand (a lost race reads again). It is made of idempotent
+//! parts, so that any instance may repeat one another left half-done:
+//! (1) the matches of tables paired but not yet created are created
+//! under their fixed ids (a second creation finds the match there and
+//! changes nothing); (2) the matches of the tables without a result are
+//! read, when one may have ended (`watch.rs`: at once when this instance
+//! saw one end, else every few seconds); (3) one compare-and-set write
+//! records the results of those over and pairs what is due ([`step`]),
+//! or starts or ends the tournament; nothing is written when nothing
+//! changed; (4) the tables just paired are created, and one
+//! compare-and-set write marks them created and their round announced. Only the instance whose write
 //! announced a round tells its players (`round_started`), and only the one
 //! whose write ended the tournament tells them `tournament_over`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use super::ops::ACTIVE;
+use super::ops::{ACTIVE, ttl};
 use super::progress::step;
 use super::record::{Round, Table, TableResult, TournamentRecord, TournamentStatus};
 use super::scoring::standings;
 use crate::lobby::Lobby;
 use crate::lobby::records::PlayerEvent;
 use crate::lobby::store::Doc;
-use crate::lobby::update::Step;
+use crate::lobby::update::{Step, Updated, load, update_from};
 use crate::rules::{Phase, Seat, Winner};
 use crate::service::{
     Error, HOUSE_PREFIX, NewMatch, NewSeat, OnTimeout, SeatKind, SeatPlayer, clock_now_ms,
@@ -32,15 +36,16 @@ const PAGE: usize = 256;
 
 impl Lobby {
     /// Steps every tournament not yet over (its index read [`PAGE`] ids
-    /// at a time); returns how many were stepped. One not due yet costs
-    /// the read of its record.
+    /// at a time); returns how many were stepped. One not due yet, or
+    /// whose matches are not due to be read (see `watch.rs`), costs the
+    /// read of its record.
     ///
     /// # Errors
     /// `StoreUnavailable` listing them; a failure of one tournament is
     /// logged, and it is stepped again on the next tick.
     pub async fn advance_tournaments(&self) -> Result<usize, Error> {
         let mut after: Option<String> = None;
-        let mut stepped = 0;
+        let mut active = HashSet::new();
         loop {
             let ids = self
                 .store()
@@ -51,40 +56,67 @@ impl Lobby {
                     tracing::warn!(tournament = %id, error = %e, "tournament step failed");
                 }
             }
-            stepped += ids.len();
-            if ids.len() < PAGE {
-                return Ok(stepped);
-            }
             after = ids.last().cloned();
+            let last = ids.len() < PAGE;
+            active.extend(ids);
+            if last {
+                self.core().tournaments.keep_only(&active);
+                return Ok(active.len());
+            }
         }
     }
 
-    /// One step of tournament `id` (see the module's notes).
+    /// One step of tournament `id` (see the module's notes). The record
+    /// is read once: each write starts from the copy in hand, and reads
+    /// again only after a lost race.
     ///
     /// # Errors
     /// `StoreUnavailable`; `Busy`; a match's creation errors.
     pub async fn advance_tournament(&self, id: &str) -> Result<(), Error> {
-        let rec = match self.tournament(id).await {
-            Ok(rec) => rec,
-            Err(Error::TournamentNotFound) => {
-                self.store().index_remove(ACTIVE, id).await?;
-                return Ok(());
-            }
-            Err(e) => return Err(e),
-        };
+        let missing = || Error::TournamentNotFound;
+        let loaded: (u64, TournamentRecord) =
+            match load(self.store(), Doc::Tournament, id, missing).await {
+                Ok(loaded) => loaded,
+                Err(Error::TournamentNotFound) => {
+                    self.store().index_remove(ACTIVE, id).await?;
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            };
         let now = clock_now_ms();
-        match rec.status {
-            TournamentStatus::Open if now < rec.starts_ms => return Ok(()),
+        match loaded.1.status {
+            TournamentStatus::Open if now < loaded.1.starts_ms => return Ok(()),
             TournamentStatus::Over | TournamentStatus::Cancelled => {
                 self.store().index_remove(ACTIVE, id).await?;
                 return Ok(());
             }
             _ => {}
         }
-        self.create_tables(&rec).await?;
-        let results = self.read_results(&rec).await?;
+        let watch = &self.core().tournaments;
+        let read = watch.read_due(id, now);
+        let stepped = self.step_running(loaded, read, now).await;
+        if stepped.is_err() && read {
+            watch.read_failed(id);
+        }
+        stepped
+    }
+
+    /// The step of a tournament due to start or running, from `loaded`
+    /// (its record and version), its matches read if `read`.
+    async fn step_running(
+        &self,
+        loaded: (u64, TournamentRecord),
+        read: bool,
+        now: u64,
+    ) -> Result<(), Error> {
+        let loaded = self.create_tables(loaded).await?;
+        let results = if read {
+            self.read_results(&loaded.1).await?
+        } else {
+            HashMap::new()
+        };
         let updated = self
-            .update_tournament(id, |r: &mut TournamentRecord| {
+            .update_from_copy(loaded, |r: &mut TournamentRecord| {
                 let p = step(r, &results, now);
                 Ok(if p.any() {
                     Step::Write(p)
@@ -94,20 +126,49 @@ impl Lobby {
             })
             .await?;
         let (rec, progress) = (updated.record, updated.answer);
-        if progress.paired {
-            self.create_tables(&rec).await?;
-        }
+        let rec = if progress.paired {
+            self.create_tables((updated.version, rec)).await?.1
+        } else {
+            rec
+        };
         if progress.status && rec.status != TournamentStatus::Running {
             self.tell_over(&rec).await;
-            self.store().index_remove(ACTIVE, id).await?;
+            self.store().index_remove(ACTIVE, &rec.id).await?;
         }
         Ok(())
     }
 
-    /// Creates the match of every table paired but not marked created,
-    /// then marks them created and each round whose tables all exist
-    /// announced, telling the players of the rounds this write announced.
-    async fn create_tables(&self, rec: &TournamentRecord) -> Result<(), Error> {
+    /// Changes the tournament by compare-and-set from `loaded`, its record
+    /// and version as just read (see [`update_from`]).
+    async fn update_from_copy<R>(
+        &self,
+        loaded: (u64, TournamentRecord),
+        change: impl FnMut(&mut TournamentRecord) -> Result<Step<R>, Error>,
+    ) -> Result<Updated<TournamentRecord, R>, Error> {
+        let id = loaded.1.id.clone();
+        let missing = || Error::TournamentNotFound;
+        update_from(
+            self.store(),
+            Doc::Tournament,
+            &id,
+            loaded,
+            ttl,
+            missing,
+            change,
+        )
+        .await
+    }
+
+    /// Creates the match of every table of `loaded` (the record and its
+    /// version) paired but not marked created, then marks them created and
+    /// each round whose tables all exist announced, telling the players of
+    /// the rounds this write announced. The record as stored after (the
+    /// one given when there was nothing to do).
+    async fn create_tables(
+        &self,
+        loaded: (u64, TournamentRecord),
+    ) -> Result<(u64, TournamentRecord), Error> {
+        let rec = &loaded.1;
         let todo: Vec<(&Round, &Table)> = rec
             .rounds
             .iter()
@@ -116,7 +177,7 @@ impl Lobby {
             .collect();
         let waiting = rec.rounds.iter().any(|r| !r.announced);
         if todo.is_empty() && !waiting {
-            return Ok(());
+            return Ok(loaded);
         }
         for &(round, table) in &todo {
             self.create_promised(new_match(rec, round, table), Doc::Tournament)
@@ -124,7 +185,7 @@ impl Lobby {
         }
         let made: Vec<String> = todo.iter().map(|(_, t)| t.match_id.clone()).collect();
         let marked = self
-            .update_tournament(&rec.id, |r: &mut TournamentRecord| {
+            .update_from_copy(loaded, |r: &mut TournamentRecord| {
                 let mut announced = Vec::new();
                 for round in &mut r.rounds {
                     for t in &mut round.tables {
@@ -148,10 +209,11 @@ impl Lobby {
                 self.tell_round(&marked.record, round).await;
             }
         }
-        Ok(())
+        Ok((marked.version, marked.record))
     }
 
-    /// The results of the tables whose matches are over, by match id.
+    /// The results of the tables without one whose matches are over, by
+    /// match id.
     async fn read_results(
         &self,
         rec: &TournamentRecord,

@@ -17,10 +17,12 @@
 //! differences, standings and tie-breaks) in `scoring.rs`; forming units
 //! and the pure step of a tournament in `progress.rs`; making, entering,
 //! withdrawing, starting and reading in `ops.rs`; the housekeeping's
-//! steps, match creation and the players' events in `advance.rs`.
+//! steps, match creation and the players' events in `advance.rs`; when
+//! an instance reads a tournament's matches in `watch.rs`.
 //!
 //! What it may import: from the lobby, only its shared parts (the `Lobby`
-//! handle and its core, `update`, `records`, `store`, `start`); outside
+//! handle and its core, `update`, `records`, `store`, `start`,
+//! `match_rules`); outside
 //! it, `crate::service`, `crate::rating`, `crate::rules` and
 //! `crate::bots` (the default house bot).
 
@@ -30,6 +32,7 @@ mod pairing;
 mod progress;
 mod record;
 mod scoring;
+mod watch;
 
 pub use ops::{
     ACTIVE, LISTING, MAX_BOARDS, MAX_ENTRANTS, MAX_ROUNDS, MAX_SPAN_S, MadeTournament,
@@ -40,3 +43,4 @@ pub use record::{
     Entry, Format, Partners, Round, Table, TableResult, TournamentRecord, TournamentStatus, Unit,
 };
 pub use scoring::{BoardScore, Standing, board_scores, standings};
+pub(super) use watch::Watch;

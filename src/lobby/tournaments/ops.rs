@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::progress::{add_unit, mutual_partner};
 use super::record::{Entry, Format, Partners, TournamentRecord, TournamentStatus};
 use crate::lobby::Lobby;
+use crate::lobby::match_rules::match_rules;
 use crate::lobby::store::Doc;
 use crate::lobby::update::{Step, Updated, decode, encode, load, update};
 use crate::rating;
@@ -77,40 +78,32 @@ pub(super) fn ttl(rec: &TournamentRecord) -> Option<Duration> {
     }
 }
 
-/// The rules of a tournament's matches, checked: a rated tournament
-/// plays the standard rules; a duplicate round plays its boards to the
-/// end, the first dealer at seat 0 and a full shuffle.
-fn match_rules(req: &NewTournament) -> Result<Rules, Error> {
-    let mut rules = req
-        .rules
-        .clone()
-        .unwrap_or_else(|| rating::rated_rules(req.variant));
-    if rules.variant != req.variant {
-        return Err(Error::InvalidRequest(
-            "`rules.variant` must be the tournament's `variant`".into(),
-        ));
-    }
-    if req.rated && rules != rating::rated_rules(req.variant) {
-        return Err(Error::InvalidRequest(
-            "a rated tournament is played with the variant's standard rules: leave out `rules`"
-                .into(),
-        ));
-    }
-    if let Format::Duplicate { boards, .. } = req.format {
-        if req.rated {
-            return Err(Error::InvalidRequest(
-                "a duplicate tournament is unrated: its boards are hands, not matches".into(),
-            ));
-        }
-        rules.target = DUPLICATE_TARGET;
-        rules.max_hands = Some(boards);
-        rules.first_dealer = FirstDealer::Seat(0);
-        rules.shuffle = ShuffleMode::Full;
-    }
-    rules
-        .validate()
-        .map_err(|e| Error::InvalidRequest(e.to_string()))?;
-    Ok(rules)
+/// The rules of a tournament's matches, checked (see
+/// [`match_rules`]): a rated tournament plays the standard rules; a
+/// duplicate round plays its boards to the end, the first dealer at
+/// seat 0 and a full shuffle.
+fn tournament_rules(req: &NewTournament) -> Result<Rules, Error> {
+    match_rules(
+        req.variant,
+        req.rules.as_ref(),
+        req.rated,
+        "tournament",
+        |rules| {
+            if let Format::Duplicate { boards, .. } = req.format {
+                if req.rated {
+                    return Err(Error::InvalidRequest(
+                        "a duplicate tournament is unrated: its boards are hands, not matches"
+                            .into(),
+                    ));
+                }
+                rules.target = DUPLICATE_TARGET;
+                rules.max_hands = Some(boards);
+                rules.first_dealer = FirstDealer::Seat(0);
+                rules.shuffle = ShuffleMode::Full;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Checks the counts and times of `req`.
@@ -189,7 +182,7 @@ impl Lobby {
     ) -> Result<MadeTournament, Error> {
         let (_, me) = self.core().authenticate(key).await?;
         check_request(&req)?;
-        let rules = match_rules(&req)?;
+        let rules = tournament_rules(&req)?;
         let now = clock_now_ms();
         let id = format!("t{}", hex::encode(random_bytes::<12>()?));
         let code = if req.private {

@@ -199,12 +199,17 @@ fn complete_with_house(rec: &mut TournamentRecord) {
     }
 }
 
-/// Whether units `a` and `b` met at a table already.
-fn met_before(rec: &TournamentRecord, a: usize, b: usize) -> bool {
-    rec.rounds
-        .iter()
-        .flat_map(|r| &r.tables)
-        .any(|t| t.units.contains(&a) && t.units.contains(&b))
+/// Every two units that met at a table, once each (the lower first).
+fn pairs_met(rec: &TournamentRecord) -> HashSet<(usize, usize)> {
+    let mut met = HashSet::new();
+    for t in rec.rounds.iter().flat_map(|r| &r.tables) {
+        for (i, &a) in t.units.iter().enumerate() {
+            for &b in &t.units[i + 1..] {
+                met.insert((a.min(b), a.max(b)));
+            }
+        }
+    }
+    met
 }
 
 /// Pairs the next Swiss or duplicate round: the units not withdrawn in
@@ -212,7 +217,8 @@ fn met_before(rec: &TournamentRecord, a: usize, b: usize) -> bool {
 fn pair_round(rec: &mut TournamentRecord, now: u64) {
     let ranked = ranked_units(rec);
     let byes_of = |u: usize| rec.rounds.iter().filter(|r| r.byes.contains(&u)).count() as u32;
-    let met = |a: usize, b: usize| met_before(rec, a, b);
+    let pairs = pairs_met(rec);
+    let met = |a: usize, b: usize| pairs.contains(&(a.min(b), a.max(b)));
     let (tables, byes) = pairing::swiss(&ranked, rec.per_table(), &met, &byes_of);
     let number = rec.rounds.len() as u32 + 1;
     let tables = seat_tables(rec, number, tables);
@@ -225,18 +231,12 @@ fn pair_round(rec: &mut TournamentRecord, now: u64) {
     });
 }
 
-/// The units to pair, not withdrawn, in the order of the standings (units
-/// without a line yet by rating), house units last.
+/// The units to pair, not withdrawn, in the order of the standings,
+/// house units last. Before the first round every line is level (no
+/// score, tie-break or points difference yet), so the standings' last
+/// tie-breaks order them: by rating, best first, then by unit.
 fn ranked_units(rec: &TournamentRecord) -> Vec<usize> {
     let mut order: Vec<usize> = standings(rec).into_iter().map(|s| s.unit).collect();
-    if rec.rounds.is_empty() {
-        order.sort_by(|&a, &b| {
-            rec.units[b]
-                .rating
-                .total_cmp(&rec.units[a].rating)
-                .then(a.cmp(&b))
-        });
-    }
     order.extend((0..rec.units.len()).filter(|&u| rec.units[u].house));
     order.retain(|&u| !rec.units[u].withdrawn);
     order
@@ -329,4 +329,36 @@ fn seat_tables(rec: &TournamentRecord, number: u32, tables: Vec<Vec<usize>>) -> 
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(units: Vec<usize>) -> Table {
+        Table {
+            match_id: String::new(),
+            units,
+            created: true,
+            result: None,
+        }
+    }
+
+    #[test]
+    fn every_two_units_at_a_table_met_once_whichever_order() {
+        let mut rec = super::super::record::tests::record(&[1000.0; 6]);
+        rec.rounds.push(Round {
+            number: 1,
+            started_ms: 0,
+            tables: vec![table(vec![4, 1, 2]), table(vec![5, 0, 3])],
+            byes: Vec::new(),
+            announced: true,
+        });
+        let met = pairs_met(&rec);
+        assert_eq!(met.len(), 6);
+        for pair in [(1, 4), (2, 4), (1, 2), (0, 5), (3, 5), (0, 3)] {
+            assert!(met.contains(&pair), "{pair:?}");
+        }
+        assert!(!met.contains(&(1, 5)), "units at different tables");
+    }
 }

@@ -229,6 +229,14 @@ pub struct TournamentRecord {
     pub rounds: Vec<Round>,
 }
 
+/// The tournament whose match `match_id` is, when it has the form
+/// [`TournamentRecord::match_id`] gives (`t<24 hex>-<16 hex>`).
+pub fn tournament_of(match_id: &str) -> Option<&str> {
+    let (t, tail) = match_id.split_once('-')?;
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_hexdigit());
+    (t.strip_prefix('t').is_some_and(|h| hex(h, 24)) && hex(tail, 16)).then_some(t)
+}
+
 impl TournamentRecord {
     /// The entry of `player`, if it entered.
     pub fn entry(&self, player: &str) -> Option<&Entry> {
@@ -282,3 +290,6 @@ impl TournamentRecord {
         self.rounds.last()
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests;

@@ -109,3 +109,31 @@ fn game_points_split_draws_and_aborts() {
     assert_eq!(net(&[5, 2, 1], 0), 7);
     assert_eq!(net(&[40, 101], 1), 61);
 }
+
+/// What the pairing of a first round relies on: with no round played,
+/// the standings rank by rating, best first, equal ratings by unit.
+#[test]
+fn before_any_round_the_standings_follow_the_ratings() {
+    let ratings = [1200.0, 1500.0, 900.0, 1500.0, 1350.0, -0.0, 0.0];
+    let mut rec = crate::lobby::tournaments::record::tests::record(&ratings);
+    let order = |rec: &TournamentRecord| -> Vec<usize> {
+        standings(rec).into_iter().map(|s| s.unit).collect()
+    };
+    assert_eq!(order(&rec), vec![1, 3, 4, 0, 2, 6, 5]);
+    for format in [
+        Format::Arena {
+            duration_ms: 60_000,
+        },
+        Format::Duplicate {
+            rounds: 2,
+            boards: 4,
+        },
+    ] {
+        rec.format = format;
+        assert_eq!(order(&rec), vec![1, 3, 4, 0, 2, 6, 5], "{format:?}");
+    }
+    assert!(
+        standings(&rec).iter().all(|l| l.rank == 1),
+        "every line level"
+    );
+}
