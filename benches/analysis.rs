@@ -2,12 +2,12 @@
 //! matches played to their end by `heuristic` house bots, each analysed as
 //! the server does, with the server's default budget unless told.
 //!
-//! `cargo bench --bench analysis -- [matches] [variant] [nodes_per_card] [max_hands]`
+//! `cargo bench --bench analysis -- [matches] [variant] [nodes_per_card] [max_hands] [playouts_per_bid]`
 //! (defaults: 5 pairs matches to 101, `Limits::default()`'s budget).
-//! Prints per match its hands, cards, unsolved cards, solver nodes and
-//! time (CPU time of the thread, what it costs on one core whatever else
-//! the machine runs, and wall time); then mean, p95 and max CPU
-//! milliseconds a match and a card.
+//! Prints per match its hands, cards, bidding decisions valued, unsolved
+//! cards, solver nodes and time (CPU time of the thread, what it costs on
+//! one core whatever else the machine runs, and wall time); then mean, p95
+//! and max CPU milliseconds a match and a card.
 
 use std::time::Instant;
 
@@ -69,6 +69,7 @@ fn main() {
     let budget = Budget {
         nodes_per_card: arg(2).map_or(limits.analysis_nodes_per_card, |a| a.parse().unwrap()),
         max_hands: arg(3).map_or(limits.analysis_hands, |a| a.parse().unwrap()),
+        playouts_per_bid: arg(4).map_or(limits.analysis_playouts_per_bid, |a| a.parse().unwrap()),
     };
     let rules = Rules {
         variant,
@@ -86,8 +87,9 @@ fn main() {
         let ms = cpu_ms() - cpu;
         let wall = start.elapsed().as_secs_f64() * 1e3;
         let cards: usize = a.hands.iter().map(|h| h.cards.len()).sum();
+        let bids: usize = a.hands.iter().map(|h| h.bids.len()).sum();
         println!(
-            "match {n}: {} hands ({} analysed), {cards} cards, {} unsolved, {} nodes, {ms:.0} ms CPU ({wall:.0} ms wall)",
+            "match {n}: {} hands ({} analysed), {cards} cards, {bids} bids, {} unsolved, {} nodes, {ms:.0} ms CPU ({wall:.0} ms wall)",
             a.hands_played,
             a.hands.len(),
             a.unsolved(),

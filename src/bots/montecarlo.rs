@@ -27,6 +27,7 @@ use crate::rules::{Action, Card, CardSet, HandState, Phase};
 mod bid_search;
 
 use bid_search::choose_bid;
+pub use bid_search::value_bids;
 
 /// The Monte Carlo player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

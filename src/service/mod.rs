@@ -102,6 +102,9 @@ pub struct Limits {
     /// The solver's budget for one card of an analysis, in positions
     /// visited; past it the card is left unsolved.
     pub analysis_nodes_per_card: u64,
+    /// The bid search's playouts for one bidding decision of an analysis
+    /// (0: the bidding is not valued).
+    pub analysis_playouts_per_bid: u32,
     /// Most hands a match may deal, whatever its target: the hard cap on a
     /// match's events and size.
     pub max_hands_per_match: u32,
@@ -136,6 +139,7 @@ impl Default for Limits {
             analysis_kept: 64,
             analysis_hands: 24,
             analysis_nodes_per_card: 2_000_000,
+            analysis_playouts_per_bid: 2_000,
             max_hands_per_match: 1000,
             rated_clock_ms: 120_000,
             rated_bot_clock_ms: 15_000,

@@ -1,13 +1,15 @@
 //! `GET /v1/matches/{id}/analysis`: a finished match's cards valued by the
-//! whole-hand solver. Refused before the match is over (and then it shows
-//! no card and no seed), `404` for an unknown match, `202` with progress
-//! while computing, and, once done, every solved card agrees with what
-//! this test recomputes with the solver library from the public history.
+//! whole-hand solver, its bidding by the expert's bid search. Refused
+//! before the match is over (and then it shows no card and no seed), `404`
+//! for an unknown match, `202` with progress while computing, and, once
+//! done, every solved card agrees with what this test recomputes with the
+//! solver library from the public history, and every bidding decision of
+//! the history with a choice is valued, in order.
 
 use std::time::Duration;
 
 use botifarra::bots::dds::DealSolver;
-use botifarra::rules::{Action, Call, Card, Match, Move, Rules, Trump, TrumpChoice};
+use botifarra::rules::{Action, Call, Card, Match, Move, Phase, Rules, Trump, TrumpChoice};
 use botifarra::service::Limits;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -19,10 +21,14 @@ use crate::backends::both_stores;
 /// it in a debug build (answered unsolved), the last ones never do.
 const NODES_PER_CARD: u64 = 20_000;
 
-/// A server whose analyses run within [`NODES_PER_CARD`].
+/// The bid search's playouts per bidding decision here.
+const PLAYOUTS_PER_BID: u32 = 40;
+
+/// A server whose analyses run within [`NODES_PER_CARD`] and [`PLAYOUTS_PER_BID`].
 async fn server(backend: Backend) -> TestApp {
     let limits = Limits {
         analysis_nodes_per_card: NODES_PER_CARD,
+        analysis_playouts_per_bid: PLAYOUTS_PER_BID,
         ..Limits::default()
     };
     spawn_full(store_for(backend, None).await, unlimited(), limits, None).await
@@ -131,7 +137,17 @@ fn check_against_the_solver(history: &Value, analysis: &Value) -> usize {
     for (hand, valued) in hands.iter().zip(valued) {
         let cards = valued["cards"].as_array().unwrap();
         let mut next = cards.iter();
+        let mut bids = valued["bids"].as_array().unwrap().iter();
         for mv in hand_moves(hand) {
+            if let Move::Act(seat, action) = mv
+                && matches!(game.phase(), Phase::ChoosingTrump | Phase::Doubling)
+            {
+                let legal = game.legal_actions(seat);
+                if legal.len() >= 2 {
+                    let got = bids.next().expect("a value for every bidding decision");
+                    bid_agrees(seat, action, &legal, got);
+                }
+            }
             if let Move::Act(seat, Action::Play { card }) = mv {
                 let got = next.next().expect("a value for every card played");
                 assert_eq!(got["card"], card.to_string());
@@ -149,6 +165,7 @@ fn check_against_the_solver(history: &Value, analysis: &Value) -> usize {
                 .expect("the history replays");
         }
         assert!(next.next().is_none(), "no value for a card never played");
+        assert!(bids.next().is_none(), "no value for a decision never made");
         let trump: Option<Trump> = serde_json::from_value(valued["trump"].clone()).unwrap();
         assert_eq!(trump, game.history.last().unwrap().trump);
     }
@@ -168,6 +185,73 @@ fn agrees(values: &[(Card, i32)], played: Card, got: &Value) {
     assert_eq!(got["best"], best, "{got}");
     assert_eq!(got["cost"], best - value, "{got}");
     assert_eq!(got["best_cards"], json!(best_cards), "{got}");
+}
+
+/// A bidding decision's values: for `seat`'s `action` among `legal`, every
+/// legal action but an Estevet tried, the best and the cost consistent.
+fn bid_agrees(seat: u8, action: Action, legal: &[Action], got: &Value) {
+    assert_eq!(got["seat"], seat, "{got}");
+    let phase = if matches!(action, Action::Trump { .. }) {
+        "trump"
+    } else {
+        "double"
+    };
+    assert_eq!(got["phase"], phase, "{got}");
+    assert_eq!(parse::<Action>(&got["action"]), action, "{got}");
+    let estevet = Action::Trump {
+        choice: TrumpChoice::Estevet,
+    };
+    let values = got["values"].as_array().unwrap();
+    let tried: Vec<Action> = values.iter().map(|v| parse(&v["action"])).collect();
+    let want: Vec<Action> = legal.iter().copied().filter(|a| *a != estevet).collect();
+    assert_eq!(tried, want, "{got}");
+    let deals = got["deals"].as_u64().unwrap() as usize;
+    assert!(
+        deals >= 1 && deals * tried.len() <= PLAYOUTS_PER_BID as usize,
+        "{got}"
+    );
+    let number = |v: &Value| v.as_f64().expect("a number");
+    let best = values
+        .iter()
+        .map(|v| number(&v["value"]))
+        .fold(f64::MIN, f64::max);
+    assert_eq!(number(&got["best"]), best, "{got}");
+    let best_actions: Vec<&Value> = values
+        .iter()
+        .filter(|v| number(&v["value"]) == best)
+        .map(|v| &v["action"])
+        .collect();
+    assert_eq!(
+        got["best_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        best_actions
+    );
+    if action == estevet {
+        assert!(got["value"].is_null() && got["cost"].is_null(), "{got}");
+        return;
+    }
+    let taken = values
+        .iter()
+        .find(|v| v["action"] == got["action"])
+        .unwrap();
+    assert_eq!(got["value"], taken["value"], "{got}");
+    let cost = number(&got["cost"]);
+    assert!(
+        cost >= 0.0 && (best - number(&got["value"]) - cost).abs() < 1e-9,
+        "{got}"
+    );
+}
+
+/// The bidding decisions the analysis valued.
+fn bids_valued(analysis: &Value) -> usize {
+    let hands = analysis["hands"].as_array().unwrap();
+    hands
+        .iter()
+        .map(|h| h["bids"].as_array().unwrap().len())
+        .sum()
 }
 
 /// The cost of each seat's cards, summed by the server, is the sum of its cards'.
@@ -191,10 +275,36 @@ fn costs_add_up(analysis: &Value) {
 fn refused_before_the_end(r: &Reply, seed: u8) {
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
     assert_eq!(r.json["code"], "match_not_over", "{}", r.text);
+    assert!(
+        r.json.get("hands").is_none() && r.json.get("bids").is_none(),
+        "{}",
+        r.text
+    );
     let mut cards = Vec::new();
     card_strings(&r.json, "$", &mut cards);
     assert!(cards.is_empty(), "a refusal shows cards: {cards:?}");
     assert!(!r.text.contains(&hex::encode([seed; 32])), "{}", r.text);
+}
+
+/// Acts for seat 0 until the hand's bidding is over (its values would
+/// show how strong each hand was).
+async fn past_the_bidding(app: &TestApp, id: &str, token: &str) {
+    let path = format!("/v1/matches/{id}");
+    for _ in 0..200 {
+        let view = app.get(&path, Some(token)).await;
+        if view.json["phase"] == "playing" {
+            return;
+        }
+        match view.json["legal_actions"].get(0) {
+            Some(action) => {
+                let actions = format!("{path}/actions");
+                let r = app.post(&actions, Some(token), action.clone()).await;
+                assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+            }
+            None => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+    panic!("the bidding of {id} did not end");
 }
 
 async fn every_card_agrees_with_the_solver(backend: Backend) {
@@ -204,12 +314,16 @@ async fn every_card_agrees_with_the_solver(backend: Backend) {
         let (id, token) = one_hand(&app, variant, option, seed).await;
         refused_before_the_end(&app.get(&path(&id), None).await, seed);
         refused_before_the_end(&app.get(&path(&id), Some(&token)).await, seed);
+        past_the_bidding(&app, &id, &token).await;
+        refused_before_the_end(&app.get(&path(&id), Some(&token)).await, seed);
         app.finish_match(&id, &token).await;
         let analysis = analysis_done(&app, &id).await;
         let history = app.get(&format!("/v1/matches/{id}/history"), None).await;
         let n = check_against_the_solver(&history.json, &analysis);
+        let bids = bids_valued(&analysis);
+        assert!(bids >= 1, "the trump choice at least: {analysis}");
         assert_eq!(
-            analysis["unsolved"].as_u64().unwrap() as usize + n,
+            analysis["unsolved"].as_u64().unwrap() as usize + n + bids,
             analysis["progress"]["total"].as_u64().unwrap() as usize
         );
         costs_add_up(&analysis);
@@ -243,8 +357,10 @@ async fn unknown_match_and_wrong_token_are_refused(backend: Backend) {
     assert_eq!(first.headers()["retry-after"], "2");
     let body: Value = first.json().await.unwrap();
     assert_eq!(body["status"], "computing", "{body}");
-    assert_eq!(body["progress"]["total"], 48, "{body}");
+    // Every card and every bidding decision (the trump choice at least).
+    assert!(body["progress"]["total"].as_u64() > Some(48), "{body}");
     assert_eq!(body["budget"]["nodes_per_card"], NODES_PER_CARD);
+    assert_eq!(body["budget"]["playouts_per_bid"], PLAYOUTS_PER_BID);
 }
 
 both_stores!(

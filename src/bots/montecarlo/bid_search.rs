@@ -20,7 +20,7 @@ use super::{Answers, MonteCarloBot};
 use crate::bots::bidding::{choose_double, choose_trump};
 use crate::bots::inference::{Model, replay};
 use crate::bots::knowledge::Knowledge;
-use crate::bots::playout::{Rollout, rollout, value};
+use crate::bots::playout::{Rollout, TIE_BREAK, rollout, value};
 use crate::bots::sample::Sampler;
 use crate::rules::contract::TrumpChoice;
 use crate::rules::view::GameView;
@@ -28,25 +28,59 @@ use crate::rules::{Action, CardSet, Match, Phase, Trump};
 
 /// The best bidding action for `view` (phase `choosing_trump` or
 /// `doubling`) within `bot`'s playouts and milliseconds, played out with its
-/// rollout (each deal weighed by the bidding so far when it infers); `None`
-/// when the position cannot be rebuilt.
+/// rollout (each deal weighed by the bidding so far when it infers): the
+/// highest of [`value_bids`]' values, ties broken by the seat's side's
+/// expected hand points; `None` when the position cannot be rebuilt.
 pub fn choose_bid(
     view: &GameView,
     bot: &MonteCarloBot,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<Action> {
-    let (playouts, policy) = (bot.playouts, bot.rollout);
-    let start = Instant::now();
-    let limit = Duration::from_millis(bot.max_ms);
-    let k = Knowledge::from_view(view);
-    let base = rebuild(view, k.hand)?;
-    let sampler = Sampler::new(&k);
-    let bidding = bot.bidding(view);
-    // An inferring player also expects the others to bid as the model says.
-    let model = bot.infer.then(|| Model::for_variant(view.rules.variant));
-    let doubles_by_model = bot.answers == Answers::Fitted;
-    let candidates: Vec<Action> = view
-        .legal_actions
+    let candidates = candidates(view);
+    if candidates.len() < 2 {
+        rebuild(view, Knowledge::from_view(view).hand)?;
+        return candidates.first().copied();
+    }
+    let trial = trial(view, bot, candidates, rng)?;
+    let best = trial.sums.iter().copied().fold(f64::MIN, f64::max);
+    trial
+        .candidates
+        .iter()
+        .zip(&trial.sums)
+        .find(|(_, s)| **s >= best)
+        .map(|(a, _)| *a)
+}
+
+/// Every bidding action of `view` the search tries (every legal one but
+/// an Estevet), each with its estimated value: the mean over the sampled
+/// deals (weighed as [`choose_bid`] weighs them) of what the seat's side
+/// records less the mean the other sides record, times the hand's
+/// multiplier, per hand ([`value`] without its tie-break share of hand
+/// points); and the deals sampled. `None` when the position cannot be
+/// rebuilt or nothing is tried.
+pub fn value_bids(
+    view: &GameView,
+    bot: &MonteCarloBot,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<(Vec<(Action, f64)>, u32)> {
+    let candidates = candidates(view);
+    if candidates.is_empty() {
+        return None;
+    }
+    let t = trial(view, bot, candidates, rng)?;
+    let weight = if t.weight > 0.0 { t.weight } else { 1.0 };
+    let values = t
+        .candidates
+        .iter()
+        .zip(t.sums.iter().zip(&t.points))
+        .map(|(&a, (s, p))| (a, (s - TIE_BREAK * p) / weight))
+        .collect();
+    Some((values, t.deals))
+}
+
+/// The actions the search tries: every legal one but an Estevet.
+fn candidates(view: &GameView) -> Vec<Action> {
+    view.legal_actions
         .iter()
         .filter(|a| {
             !matches!(
@@ -57,34 +91,70 @@ pub fn choose_bid(
             )
         })
         .copied()
-        .collect();
-    if candidates.len() < 2 {
-        return candidates.first().copied();
-    }
-    let mut sums = vec![0.0f64; candidates.len()];
-    let per_deal = candidates.len() as u32;
+        .collect()
+}
+
+/// What the sampled deals gave each candidate.
+struct Trial {
+    candidates: Vec<Action>,
+    /// Per candidate: the weighed sum of its playouts' [`value`]s.
+    sums: Vec<f64>,
+    /// Per candidate: the weighed sum of the seat's side's hand points.
+    points: Vec<f64>,
+    /// The deals' weights summed.
+    weight: f64,
+    /// The deals sampled.
+    deals: u32,
+}
+
+/// Tries each of `candidates` on the same sampled deals, within `bot`'s
+/// playouts and milliseconds.
+fn trial(
+    view: &GameView,
+    bot: &MonteCarloBot,
+    candidates: Vec<Action>,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<Trial> {
+    let (playouts, policy) = (bot.playouts, bot.rollout);
+    let start = Instant::now();
+    let limit = Duration::from_millis(bot.max_ms);
+    let k = Knowledge::from_view(view);
+    let base = rebuild(view, k.hand)?;
+    let sampler = Sampler::new(&k);
+    let bidding = bot.bidding(view);
+    // An inferring player also expects the others to bid as the model says.
+    let model = bot.infer.then(|| Model::for_variant(view.rules.variant));
+    let doubles_by_model = bot.answers == Answers::Fitted;
+    let n = candidates.len();
+    let mut t = Trial {
+        candidates,
+        sums: vec![0.0; n],
+        points: vec![0.0; n],
+        weight: 0.0,
+        deals: 0,
+    };
+    let per_deal = n as u32;
     let mut done = 0u32;
     while done + per_deal <= playouts.max(per_deal) {
         let deal = sampler.sample(rng);
         let w = bidding.weight(&deal);
         let mut m = base.clone();
         m.set_cards(deal);
-        for (sum, &a) in sums.iter_mut().zip(&candidates) {
+        for (i, &a) in t.candidates.iter().enumerate() {
             let mut trial = m.clone();
             let answers = (model.as_ref(), doubles_by_model);
-            *sum += w * play_out(&mut trial, k.seat, a, policy, answers, rng)?;
+            let (v, p) = play_out(&mut trial, k.seat, a, policy, answers, rng)?;
+            t.sums[i] += w * v;
+            t.points[i] += w * p;
         }
+        t.weight += w;
+        t.deals += 1;
         done += per_deal;
         if start.elapsed() >= limit {
             break;
         }
     }
-    let best = sums.iter().copied().fold(f64::MIN, f64::max);
-    candidates
-        .iter()
-        .zip(&sums)
-        .find(|(_, s)| **s >= best)
-        .map(|(a, _)| *a)
+    Some(t)
 }
 
 /// A scratch match at the view's position, the seat holding `own` and the
@@ -97,7 +167,7 @@ fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
 /// Plays `action` for `me`, lets the others finish the bidding (by the
 /// `answers.0` model when given, its doubles too when `answers.1`; else by
 /// the heuristic rules), plays the hand out, and returns what it is worth
-/// to `me`.
+/// to `me` ([`value`]) with the hand points `me`'s side took.
 fn play_out(
     m: &mut Match,
     me: u8,
@@ -105,7 +175,7 @@ fn play_out(
     policy: Rollout,
     answers: (Option<&Model>, bool),
     rng: &mut Xoshiro256PlusPlus,
-) -> Option<f64> {
+) -> Option<(f64, f64)> {
     let (model, doubles_by_model) = answers;
     let mut events = Vec::new();
     m.apply(me, action, &mut events).ok()?;
@@ -129,7 +199,8 @@ fn play_out(
     let h = m.hand.as_mut()?;
     let mut public = Knowledge::at_start(&rules, h.trump.and_then(Trump::suit), h.turn);
     rollout(h, &mut public, &rules, table, policy);
-    Some(value(&rules, me, h))
+    let side = usize::from(rules.variant.table().side(me));
+    Some((value(&rules, me, h), f64::from(h.points[side])))
 }
 
 #[cfg(test)]
@@ -169,5 +240,46 @@ mod tests {
             }
         }
         assert!(rebuilt > 500, "{rebuilt}");
+    }
+
+    #[test]
+    fn value_bids_values_what_choose_bid_chooses_from_with_the_same_draws() {
+        use rand::Rng;
+        let bot = MonteCarloBot {
+            playouts: 60,
+            infer: true,
+            ..MonteCarloBot::DEFAULT
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let (mut events, mut valued) = (Vec::new(), 0);
+        for variant in Variant::ALL {
+            let rules = Rules {
+                variant,
+                max_hands: Some(2),
+                ..Rules::default()
+            };
+            let mut m = Match::new(rules, [variant as u8 + 3; 32]).unwrap();
+            while let Some(seat) = m.turn() {
+                let view = m.view(Some(seat));
+                let bidding = matches!(m.phase(), Phase::ChoosingTrump | Phase::Doubling);
+                if bidding && candidates(&view).len() >= 2 {
+                    let (mut a, mut b) = (rng.clone(), rng.clone());
+                    let chosen = choose_bid(&view, &bot, &mut a).unwrap();
+                    let (values, deals) = value_bids(&view, &bot, &mut b).unwrap();
+                    assert_eq!(a.next_u64(), b.next_u64(), "the same draws");
+                    let tried: Vec<Action> = values.iter().map(|v| v.0).collect();
+                    assert_eq!(tried, candidates(&view));
+                    assert_eq!(deals, 60 / tried.len() as u32);
+                    let best = values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+                    let v = values.iter().find(|v| v.0 == chosen).unwrap().1;
+                    // Only the tie-break share of hand points separates them.
+                    assert!(v >= best - TIE_BREAK * 72.0, "{values:?} {chosen:?}");
+                    valued += 1;
+                }
+                step_random(&mut m, &mut rng, &mut events);
+                events.clear();
+            }
+        }
+        assert!(valued >= 6, "{valued}");
     }
 }

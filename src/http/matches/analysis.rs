@@ -1,5 +1,6 @@
 //! `GET /v1/matches/{id}/analysis`: a finished match's cards valued by the
-//! whole-hand solver (docs/api.md, "Analysis"), and its wire types.
+//! whole-hand solver and its bidding by the expert's bid search
+//! (docs/api.md, "Analysis"), and its wire types.
 
 use actix_web::http::header;
 use actix_web::web::{Data, Path};
@@ -10,8 +11,8 @@ use utoipa::ToSchema;
 use crate::http::middleware::extract::Bearer;
 use crate::http::openapi::schema::SeatNumber;
 use crate::http::problem::{ApiError, Problem};
-use crate::rules::{Card, Seat, Trump};
-use crate::service::analysis::{Budget, CardValue, HandAnalysis, MatchAnalysis};
+use crate::rules::{Action, Card, Phase, Seat, Trump};
+use crate::service::analysis::{BidValue, Budget, CardValue, HandAnalysis, MatchAnalysis};
 use crate::service::{AnalysisRead, Service};
 
 /// Seconds a client waits before asking again while the analysis runs.
@@ -23,16 +24,18 @@ const RETRY_SECS: u32 = 2;
 pub enum AnalysisStatus {
     /// Being computed: ask again after `Retry-After` seconds.
     Computing,
-    /// Done: every card of the analysed hands is in `hands`.
+    /// Done: every card and bidding decision of the analysed hands is in `hands`.
     Done,
 }
 
-/// How far the analysis has got.
+/// How far the analysis has got, in steps: a card or a bidding decision
+/// valued.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 pub struct AnalysisProgress {
-    /// Cards valued so far.
+    /// Steps done so far.
     pub done: u32,
-    /// Cards to value (every card of the analysed hands).
+    /// Steps to do (every card and every bidding decision with a choice
+    /// of the analysed hands).
     pub total: u32,
 }
 
@@ -44,6 +47,66 @@ pub struct AnalysisBudget {
     /// The positions the solver may visit for one card; past it the card
     /// is answered with `solved: false`.
     pub nodes_per_card: u64,
+    /// The bid search's playouts for one bidding decision (one playout:
+    /// one action tried on one sampled deal, played to the end of the
+    /// hand); 0 when the bidding is not valued.
+    pub playouts_per_bid: u32,
+}
+
+/// Which bidding a decision belongs to.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum BidPhase {
+    /// The trump choice: a declaration or a hand-on.
+    Trump,
+    /// The doubles: a call or a pass.
+    Double,
+}
+
+/// One action a bidding decision could take, valued.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct BidOption {
+    /// The action, as `legal_actions` lists it.
+    pub action: Action,
+    /// Its estimated value (see [`BidAnalysis`]).
+    pub value: f64,
+}
+
+/// One bidding decision (a trump-phase action or a doubling call, passes
+/// included, of a seat that had a choice), valued by the expert's bid
+/// search from the deciding seat's own view.
+///
+/// Values are estimates, not exact: the mean over `deals` deals of the
+/// hidden cards, sampled consistently with what the seat had seen (and
+/// weighed by how likely they made the bidding so far, where the expert
+/// infers), of the recorded points the seat's side makes from the hand
+/// less those of the other side (in the individual variants, the mean of
+/// the other players'), the hand's multiplier included, each action played
+/// out by the expert's playouts, the others finishing the bidding as the
+/// expert expects. Rounded to hundredths. An `estevet` is never tried.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct BidAnalysis {
+    /// Who decided.
+    #[schema(value_type = SeatNumber)]
+    pub seat: Seat,
+    /// `trump` or `double`.
+    pub phase: BidPhase,
+    /// The action taken.
+    pub action: Action,
+    /// The deals sampled.
+    pub deals: u32,
+    /// Every action tried (every legal one but `estevet`), in the order of
+    /// `legal_actions`, with its value.
+    pub values: Vec<BidOption>,
+    /// The taken action's value; null for an `estevet`.
+    pub value: Option<f64>,
+    /// The best value of an action tried.
+    pub best: f64,
+    /// Every action tried that reaches `best`.
+    pub best_actions: Vec<Action>,
+    /// `best − value`: the points the decision gave away by this estimate
+    /// (0: a best action); null for an `estevet`.
+    pub cost: Option<f64>,
 }
 
 /// One card played, valued by the whole-hand solver with every hand known.
@@ -76,7 +139,7 @@ pub struct CardAnalysis {
     pub cost: Option<u8>,
 }
 
-/// One hand's cards, valued.
+/// One hand's bidding and cards, valued.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct HandAnalysisView {
     /// The hand's number, from 1.
@@ -95,18 +158,21 @@ pub struct HandAnalysisView {
     pub points: Vec<u8>,
     /// Per seat: the hand points its solved cards gave away in all.
     pub cost_by_seat: Vec<u32>,
+    /// Every bidding decision with a choice, in order (empty when
+    /// `budget.playouts_per_bid` is 0).
+    pub bids: Vec<BidAnalysis>,
     /// Every card played, in order.
     pub cards: Vec<CardAnalysis>,
 }
 
-/// `GET …/analysis`: a finished match's cards valued.
+/// `GET …/analysis`: a finished match's cards and bidding valued.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Analysis {
     /// The match.
     pub match_id: String,
     /// `computing` (answered with `202`) or `done` (`200`).
     pub status: AnalysisStatus,
-    /// Cards valued of cards to value.
+    /// Steps done of steps to do.
     pub progress: AnalysisProgress,
     /// What the analysis may spend.
     pub budget: AnalysisBudget,
@@ -137,6 +203,38 @@ impl From<&CardValue> for CardAnalysis {
     }
 }
 
+/// Hundredths of a point as a point value.
+fn points(hundredths: i32) -> f64 {
+    f64::from(hundredths) / 100.0
+}
+
+impl From<&BidValue> for BidAnalysis {
+    fn from(b: &BidValue) -> BidAnalysis {
+        BidAnalysis {
+            seat: b.seat,
+            phase: if b.phase == Phase::ChoosingTrump {
+                BidPhase::Trump
+            } else {
+                BidPhase::Double
+            },
+            action: b.action,
+            deals: b.deals,
+            values: b
+                .values
+                .iter()
+                .map(|&(action, v)| BidOption {
+                    action,
+                    value: points(v),
+                })
+                .collect(),
+            value: b.value().map(points),
+            best: points(b.best()),
+            best_actions: b.best_actions(),
+            cost: b.cost().map(points),
+        }
+    }
+}
+
 impl HandAnalysisView {
     fn of(h: &HandAnalysis, seats: usize) -> HandAnalysisView {
         let mut cost_by_seat = vec![0u32; seats];
@@ -153,6 +251,7 @@ impl HandAnalysisView {
             multiplier: h.multiplier,
             points: h.points.clone(),
             cost_by_seat,
+            bids: h.bids.iter().map(BidAnalysis::from).collect(),
             cards: h.cards.iter().map(CardAnalysis::from).collect(),
         }
     }
@@ -163,6 +262,7 @@ impl Analysis {
         let budget = AnalysisBudget {
             max_hands: budget.max_hands,
             nodes_per_card: budget.nodes_per_card,
+            playouts_per_bid: budget.playouts_per_bid,
         };
         match read {
             AnalysisRead::Computing { done, total } => Analysis {
@@ -183,7 +283,11 @@ impl Analysis {
     }
 
     fn done(match_id: String, a: &MatchAnalysis, budget: AnalysisBudget, seats: usize) -> Analysis {
-        let total = a.hands.iter().map(|h| h.cards.len() as u32).sum();
+        let total = a
+            .hands
+            .iter()
+            .map(|h| (h.cards.len() + h.bids.len()) as u32)
+            .sum();
         Analysis {
             match_id,
             status: AnalysisStatus::Done,
@@ -202,15 +306,16 @@ impl Analysis {
 }
 
 /// The analysis of a finished match: for every card played, its exact
-/// value beside the best card's, in hand points, hand by hand.
+/// value beside the best card's, in hand points; for every bidding
+/// decision, each legal action's value estimated by the expert's bid
+/// search, in recorded points; hand by hand.
 ///
 /// Served only once the match is over (before: `409 match_not_over`; it
 /// would show cards still hidden). The first read starts the computation
 /// and answers `202` with its progress and `Retry-After`; later reads
 /// answer `202` until it is done, then `200`. Computed on this server
 /// instance's own low-priority threads, a bounded number at once, and
-/// kept in a bounded in-process cache. The trump choice and the doubling
-/// calls are not valued.
+/// kept in a bounded in-process cache.
 #[utoipa::path(
     tag = "matches",
     params(("id" = String, Path, description = "Match id")),

@@ -1,7 +1,8 @@
 //! The analysis of a finished match (docs/api.md, "Analysis"): every card
 //! played valued by the whole-hand solver beside the best card of its
-//! position ([`solve`]), computed once per match on this instance and kept
-//! in a bounded in-process cache.
+//! position ([`solve`]), and every bidding decision valued by the expert's
+//! bid search ([`bids`]), computed once per match on this instance and
+//! kept in a bounded in-process cache.
 //!
 //! Why in-process rather than stored by the scheduler: a read never
 //! writes, and an analysis is a pure function of the finished match (its
@@ -14,10 +15,11 @@
 //! Bounds: the work runs on its own low-priority threads
 //! ([`Limits::analysis_threads`], never an async worker), at most
 //! [`Limits::analysis_queue`] analyses running or waiting (past it a read
-//! is refused `Busy`), each within a node budget per card and a number of
-//! hands ([`Budget`]); at most [`Limits::analysis_kept`] finished
+//! is refused `Busy`), each within a node budget per card, a number of
+//! playouts per bidding decision and a number of hands ([`Budget`]); at most [`Limits::analysis_kept`] finished
 //! analyses are kept, the oldest dropped first.
 
+pub mod bids;
 pub mod solve;
 
 use std::collections::{HashMap, VecDeque};
@@ -29,16 +31,18 @@ use super::record::MatchRecord;
 use super::{Error, Limits, Service};
 use crate::rules::Phase;
 
+pub use bids::BidValue;
 pub use solve::{Budget, CardValue, HandAnalysis, MatchAnalysis, Solved};
 
 /// What a read of a match's analysis finds.
 #[derive(Clone, Debug)]
 pub enum AnalysisRead {
-    /// Being computed: `done` of `total` cards valued so far.
+    /// Being computed: `done` of `total` steps (cards and bidding
+    /// decisions) valued so far.
     Computing {
-        /// Cards valued.
+        /// Steps done.
         done: u32,
-        /// Cards to value.
+        /// Steps to do.
         total: u32,
     },
     /// Done.
@@ -111,6 +115,7 @@ impl Analyses {
             budget: Budget {
                 max_hands: limits.analysis_hands,
                 nodes_per_card: limits.analysis_nodes_per_card,
+                playouts_per_bid: limits.analysis_playouts_per_bid,
             },
         })
     }
@@ -141,7 +146,7 @@ impl Analyses {
                 slots.running
             )));
         }
-        let total = solve::cards_to_value(&rec.game, self.budget.max_hands);
+        let total = solve::steps(&rec.game, self.budget).map_err(Error::Internal)?;
         let done = Arc::new(AtomicU32::new(0));
         slots.running += 1;
         let slot = Slot::Running {
@@ -236,6 +241,7 @@ mod tests {
         let budget = Budget {
             max_hands: 1,
             nodes_per_card: 1,
+            playouts_per_bid: 0,
         };
         MatchAnalysis {
             hands: Vec::new(),

@@ -1,8 +1,10 @@
 //! The analysis itself, pure: a finished match replayed move by move, and
 //! before every card played, the exact value of each legal card of that
 //! position from the whole-hand solver ([`DealSolver`]), within a node
-//! budget per position.
+//! budget per position; before every bidding decision, each legal
+//! action's value estimated by the expert's bid search ([`super::bids`]).
 
+use super::bids::{self, BidValue};
 use crate::bots::dds::DealSolver;
 use crate::rules::{Action, Card, HandState, Match, Move, Seat, Trump};
 
@@ -15,6 +17,9 @@ pub struct Budget {
     /// The positions the solver may visit for one card played; past it the
     /// card is left unsolved.
     pub nodes_per_card: u64,
+    /// The playouts of the bid search for one bidding decision (0: the
+    /// bidding is not valued).
+    pub playouts_per_bid: u32,
 }
 
 /// One card played, valued.
@@ -50,7 +55,7 @@ impl Solved {
     }
 }
 
-/// One hand's cards, valued.
+/// One hand's bidding and cards, valued.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandAnalysis {
     /// The hand's number, from 1.
@@ -65,6 +70,8 @@ pub struct HandAnalysis {
     pub multiplier: u32,
     /// The hand points each side took.
     pub points: Vec<u8>,
+    /// Every bidding decision with a choice, in order.
+    pub bids: Vec<BidValue>,
     /// Every card played, in order.
     pub cards: Vec<CardValue>,
 }
@@ -95,7 +102,7 @@ impl MatchAnalysis {
 }
 
 /// The cards `game` played in its first `max_hands` hands: the work of
-/// [`analyze`], for its progress.
+/// [`analyze`] on the cards.
 pub fn cards_to_value(game: &Match, max_hands: u32) -> u32 {
     let table = game.table();
     game.history
@@ -109,8 +116,21 @@ pub fn cards_to_value(game: &Match, max_hands: u32) -> u32 {
         .sum()
 }
 
-/// Values every card `game` played in its first `budget.max_hands` hands,
-/// calling `progress` after each.
+/// The steps of [`analyze`] within `budget`, for its progress: the cards
+/// to value and the bidding decisions (when the bidding is valued).
+///
+/// # Errors
+/// A message when the match's moves do not replay (a bug).
+pub fn steps(game: &Match, budget: Budget) -> Result<u32, String> {
+    let bids = match budget.playouts_per_bid {
+        0 => 0,
+        _ => bids::decisions(game, budget.max_hands)?,
+    };
+    Ok(cards_to_value(game, budget.max_hands) + bids)
+}
+
+/// Values every card and bidding decision of `game`'s first
+/// `budget.max_hands` hands, calling `progress` after each ([`steps`]).
 ///
 /// # Errors
 /// A message when the match's moves do not replay (a bug).
@@ -124,26 +144,24 @@ pub fn analyze(
     let mut hands: Vec<HandAnalysis> = Vec::new();
     let mut events = Vec::new();
     let mut dealt = 0u32;
-    for mv in game.moves() {
+    for (index, mv) in game.moves().into_iter().enumerate() {
         match (mv, replay.hand.as_ref()) {
             (Move::Act(_, Action::Deal), _) => dealt += 1,
-            (Move::Act(seat, Action::Play { card }), Some(h)) if dealt <= budget.max_hands => {
+            (Move::Act(seat, action), Some(h)) if dealt <= budget.max_hands => {
                 if hands.last().is_none_or(|last| last.number != h.number) {
                     hands.push(hand_entry(game, h));
                 }
-                solver.set_budget(budget.nodes_per_card);
-                let solved = solver
-                    .solve_each(h)
-                    .and_then(|values| solved(&values, card));
-                if let Some(entry) = hands.last_mut() {
-                    entry.cards.push(CardValue {
-                        trick: h.tricks.len() as u8 + 1,
-                        seat,
-                        card,
-                        solved,
-                    });
+                let entry = hands.last_mut().ok_or("no hand entry")?;
+                if let Action::Play { card } = action {
+                    solver.set_budget(budget.nodes_per_card);
+                    entry.cards.push(value_card(&mut solver, h, seat, card));
+                    progress();
+                } else if budget.playouts_per_bid > 0 && bids::is_decision(&replay, seat, action) {
+                    let playouts = budget.playouts_per_bid;
+                    let valued = bids::value(&replay, seat, action, playouts, index);
+                    entry.bids.extend(valued);
+                    progress();
                 }
-                progress();
             }
             _ => {}
         }
@@ -160,21 +178,37 @@ pub fn analyze(
     })
 }
 
-/// The entry of the hand `h` (in play), its final points from `game`.
+/// `seat`'s `card` played in `h`, valued by `solver` within its budget.
+fn value_card(solver: &mut DealSolver, h: &HandState, seat: Seat, card: Card) -> CardValue {
+    let solved = solver
+        .solve_each(h)
+        .and_then(|values| solved(&values, card));
+    CardValue {
+        trick: h.tricks.len() as u8 + 1,
+        seat,
+        card,
+        solved,
+    }
+}
+
+/// The entry of the hand `h` (being bid or played), its trump, multiplier
+/// and points as the hand ended in `game`.
 fn hand_entry(game: &Match, h: &HandState) -> HandAnalysis {
     let sides = usize::from(game.table().sides());
-    let last = game
+    let end = game
         .history
         .iter()
         .chain(game.hand.as_ref())
-        .find(|done| done.number == h.number);
+        .find(|done| done.number == h.number)
+        .unwrap_or(h);
     HandAnalysis {
         number: h.number,
         dealer: h.dealer,
-        declarer: h.declarer,
-        trump: h.trump,
-        multiplier: h.multiplier(&game.rules),
-        points: last.map_or(h.points, |l| l.points)[..sides].to_vec(),
+        declarer: end.declarer,
+        trump: end.trump,
+        multiplier: end.multiplier(&game.rules),
+        points: end.points[..sides].to_vec(),
+        bids: Vec::new(),
         cards: Vec::with_capacity(48),
     }
 }
@@ -204,6 +238,14 @@ mod tests {
     use crate::bots::{Bot, HeuristicBot};
     use crate::rules::{Phase, Rules, Variant};
 
+    fn budget(max_hands: u32, nodes_per_card: u64, playouts_per_bid: u32) -> Budget {
+        Budget {
+            max_hands,
+            nodes_per_card,
+            playouts_per_bid,
+        }
+    }
+
     /// A match of `hands` hands of `variant` played to its end by house bots.
     fn played(variant: Variant, hands: u32) -> Match {
         let rules = Rules {
@@ -225,10 +267,7 @@ mod tests {
     fn every_card_is_valued_in_order_and_the_last_tricks_within_any_budget() {
         for variant in Variant::ALL {
             let game = played(variant, 1);
-            let budget = Budget {
-                max_hands: 1,
-                nodes_per_card: 5_000,
-            };
+            let budget = budget(1, 5_000, 0);
             let mut calls = 0;
             let a = analyze(&game, budget, || calls += 1).unwrap();
             let h = &game.history[0];
@@ -242,6 +281,8 @@ mod tests {
             let valued: Vec<(Seat, Card)> = cards.iter().map(|c| (c.seat, c.card)).collect();
             assert_eq!(valued, played, "{variant:?}");
             assert_eq!(calls as u32, cards_to_value(&game, 1));
+            assert_eq!(Ok(calls as u32), steps(&game, budget));
+            assert!(a.hands[0].bids.is_empty(), "not valued with 0 playouts");
             assert_eq!(a.hands[0].points, h.points[..usize::from(table.sides())]);
             for c in cards {
                 let Some(s) = &c.solved else { continue };
@@ -259,13 +300,74 @@ mod tests {
     #[test]
     fn hands_past_the_budget_are_left_out() {
         let game = played(Variant::Pairs, 2);
-        let budget = Budget {
-            max_hands: 1,
-            nodes_per_card: 1_000,
-        };
+        let budget = budget(1, 1_000, 20);
         let a = analyze(&game, budget, || {}).unwrap();
         assert_eq!((a.hands.len(), a.hands_played), (1, 2));
+        let one = bids::decisions(&game, 1).unwrap();
+        assert!(bids::decisions(&game, 2).unwrap() > one);
+        assert_eq!(a.hands[0].bids.len() as u32, one);
         assert_eq!(a.hands[0].cards.len() as u32, cards_to_value(&game, 1));
         assert!(cards_to_value(&game, 2) > cards_to_value(&game, 1));
+    }
+
+    /// Every bidding decision with a choice in `game`'s moves, replayed
+    /// apart from the analysis: (hand, seat, action, actions it could take).
+    fn bidding(game: &Match) -> Vec<(u32, Seat, Action, Vec<Action>)> {
+        let mut m = Match::new(game.rules.clone(), game.seed).unwrap();
+        let mut out = Vec::new();
+        for mv in game.moves() {
+            if let (Move::Act(seat, a @ (Action::Trump { .. } | Action::Double { .. })), Some(h)) =
+                (mv, m.hand.as_ref())
+            {
+                let legal = m.legal_actions(seat);
+                if legal.len() >= 2 {
+                    out.push((h.number, seat, a, legal));
+                }
+            }
+            m.perform(mv, &mut Vec::new()).unwrap();
+        }
+        out
+    }
+
+    #[test]
+    fn every_bidding_decision_is_valued_in_order_and_the_same_each_time() {
+        let mut decisions = 0;
+        for variant in Variant::ALL {
+            let game = played(variant, 3);
+            let budget = budget(3, 200, 60);
+            let mut calls = 0;
+            let a = analyze(&game, budget, || calls += 1).unwrap();
+            assert_eq!(Ok(calls), steps(&game, budget), "{variant:?}");
+            let valued: Vec<_> = a
+                .hands
+                .iter()
+                .flat_map(|h| h.bids.iter().map(move |b| (h.number, b)))
+                .collect();
+            let expected = bidding(&game);
+            let got: Vec<_> = valued.iter().map(|(n, b)| (*n, b.seat, b.action)).collect();
+            let want: Vec<_> = expected.iter().map(|(n, s, a, _)| (*n, *s, *a)).collect();
+            assert_eq!(got, want, "{variant:?}");
+            for ((_, b), (_, _, _, legal)) in valued.iter().zip(&expected) {
+                let tried: Vec<Action> = b.values.iter().map(|(a, _)| *a).collect();
+                let estevet = Action::Trump {
+                    choice: crate::rules::TrumpChoice::Estevet,
+                };
+                let untried: Vec<Action> =
+                    legal.iter().copied().filter(|a| *a != estevet).collect();
+                assert_eq!(tried, untried, "{b:?}");
+                assert!(b.deals > 0 && b.deals * tried.len() as u32 <= 60, "{b:?}");
+                assert_eq!(b.phase, b.action.phase(), "{b:?}");
+                let (Some(value), Some(cost)) = (b.value(), b.cost()) else {
+                    assert_eq!(b.action, estevet);
+                    continue;
+                };
+                assert_eq!(cost, b.best() - value);
+                assert!(cost >= 0, "{b:?}");
+                assert_eq!(b.best_actions().contains(&b.action), cost == 0, "{b:?}");
+            }
+            decisions += valued.len();
+            assert_eq!(analyze(&game, budget, || {}).unwrap(), a, "{variant:?}");
+        }
+        assert!(decisions >= 3 * 3, "{decisions}");
     }
 }
