@@ -60,6 +60,10 @@ pub struct ArenaArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write each deal's (or match's) results to this CSV file, to
+    /// pair two runs on the same seed deal by deal.
+    #[arg(long)]
+    pub per_deal: Option<std::path::PathBuf>,
 }
 
 /// A variant named on the command line.
@@ -224,6 +228,7 @@ pub fn run(args: &ArenaArgs) -> Result<ArenaReport, ArenaError> {
             .matches
             .map(|_| Estimate::of(outcomes.iter().map(|o| o.wins))),
         hands: outcomes.iter().map(|o| o.hands).sum(),
+        each: outcomes.iter().map(|o| (o.recorded, o.points)).collect(),
     })
 }
 
@@ -420,7 +425,13 @@ pub fn main(args: &ArenaArgs) -> std::process::ExitCode {
     match run(args) {
         Ok(report) => {
             print!("{report}");
-            std::process::ExitCode::SUCCESS
+            match args.per_deal.as_ref().map(|p| report.write_each(p)) {
+                Some(Err(e)) => {
+                    eprintln!("botifarra arena: --per-deal: {e}");
+                    std::process::ExitCode::FAILURE
+                }
+                _ => std::process::ExitCode::SUCCESS,
+            }
         }
         Err(e) => {
             eprintln!("botifarra arena: {e}");

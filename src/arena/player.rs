@@ -86,6 +86,7 @@ impl Player {
         match name {
             "expert-v1" => return Ok(Player::Expert(ExpertBot::DEFAULT)),
             "expert-v2" => return Ok(Player::Expert(ExpertBot::V2)),
+            "expert-v3" => return Ok(Player::Expert(ExpertBot::V3)),
             _ => {}
         }
         if let Some(budget) = name.strip_prefix("expert:") {

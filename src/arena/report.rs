@@ -167,6 +167,23 @@ pub struct ArenaReport {
     pub wins: Option<Estimate>,
     /// Hands played in all.
     pub hands: u64,
+    /// Each deal's (or match's) recorded and hand points, A − B per seat,
+    /// in the order of the seed's sets.
+    pub each: Vec<(f64, f64)>,
+}
+
+impl ArenaReport {
+    /// Writes [`ArenaReport::each`] to `path` as CSV (`set,recorded,points`).
+    ///
+    /// # Errors
+    /// The file's.
+    pub fn write_each(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let mut out = String::from("set,recorded,points\n");
+        for (i, (r, p)) in self.each.iter().enumerate() {
+            out.push_str(&format!("{i},{r},{p}\n"));
+        }
+        std::fs::write(path, out)
+    }
 }
 
 impl fmt::Display for ArenaReport {

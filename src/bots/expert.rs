@@ -46,7 +46,7 @@ use super::playout::TIE_BREAK;
 use super::reply::Reply;
 use super::sample::Sampler;
 use super::solver::Solver;
-use super::{Bot, MonteCarloBot, playable};
+use super::{Answers, Bot, MonteCarloBot, playable};
 use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Variant};
@@ -159,6 +159,26 @@ impl ExpertBot {
             samples: 40,
             nodes: 4_000_000,
             max_tricks: 7,
+            ..ExpertBot::DEFAULT.pairs
+        },
+        ..ExpertBot::DEFAULT
+    };
+}
+
+impl ExpertBot {
+    /// `expert-v3`: the house expert whose bid search expects the others
+    /// to answer a double by the heuristic player's rules
+    /// ([`Answers::HeuristicDoubles`]) rather than the fitted model, which
+    /// has a declarer recontro almost always: it doubles whenever the
+    /// doubled hand is worth more to it, weak opponents included. Only
+    /// the pairs game changes (the individual variants' Monte Carlo player
+    /// does not infer, so their doubles were already answered so).
+    pub const V3: ExpertBot = ExpertBot {
+        pairs: Plan {
+            monte_carlo: MonteCarloBot {
+                answers: Answers::HeuristicDoubles,
+                ..ExpertBot::DEFAULT.pairs.monte_carlo
+            },
             ..ExpertBot::DEFAULT.pairs
         },
         ..ExpertBot::DEFAULT

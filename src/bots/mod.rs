@@ -92,7 +92,7 @@ pub const HEAVY: &[&str] = &["montecarlo", "hard", "expert"];
 /// The house bot with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Bot> {
     static MONTECARLO: MonteCarloBot = MonteCarloBot::DEFAULT;
-    static EXPERT: ExpertBot = ExpertBot::DEFAULT;
+    static EXPERT: ExpertBot = ExpertBot::V3;
     static MEDIUM: Level = Level {
         name: "medium",
         bot: &HeuristicBot,

@@ -500,13 +500,16 @@ async fn individual_swiss(backend: Backend) {
 
 /// A running arena takes late entries: two players entering after the
 /// start (partners drawn) form a partnership that is paired and plays.
+/// Six players start it (three partnerships: two play, one waits), so the
+/// late partnership finds a partnership waiting and is paired at once,
+/// however long the first games take.
 async fn late_entries_in_an_arena(backend: Backend) {
     let apps = instances(backend).await;
     let (tid, first) = started(
         &apps,
-        json!({"name": "Arena oberta", "variant": "pairs", "format": "arena", "duration_s": 5,
+        json!({"name": "Arena oberta", "variant": "pairs", "format": "arena", "duration_s": 8,
                "rules": {"variant": "pairs", "max_hands": 1}, "starts_in_s": 3600}),
-        4,
+        6,
     )
     .await;
     let late = players(&apps, 2).await;
@@ -526,14 +529,14 @@ async fn late_entries_in_an_arena(backend: Backend) {
     enter_all(&apps, &tid, &late).await;
     let heard = play.await.unwrap();
     assert!(
-        heard[4..].iter().all(|h| !h.rounds.is_empty()),
+        heard[6..].iter().all(|h| !h.rounds.is_empty()),
         "the late partnership played"
     );
     let t = get(&apps[0], &format!("/v1/tournaments/{tid}")).await;
     let units = unit_players(&t);
-    assert_eq!(units.len(), 3);
+    assert_eq!(units.len(), 4);
     let late_ids: HashSet<&String> = late.iter().map(|p| &p.id).collect();
-    assert!(units[2].iter().all(|p| late_ids.contains(p)), "{units:?}");
+    assert!(units[3].iter().all(|p| late_ids.contains(p)), "{units:?}");
 }
 
 /// A rated Swiss of one round (8 entrants, standard rules): every match

@@ -19,6 +19,7 @@ fn args(a: &str, b: &str, deals: u32, variant: Variant) -> ArenaArgs {
         seed: 11,
         threads: Some(2),
         quiet: true,
+        per_deal: None,
     }
 }
 

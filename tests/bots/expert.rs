@@ -5,7 +5,7 @@
 use botifarra::bots::maxn::{MaxN, Values};
 use botifarra::bots::playout::value;
 use botifarra::bots::solver::Solver;
-use botifarra::bots::{self, Bot, ExpertBot, MonteCarloBot, Plan, Search};
+use botifarra::bots::{self, Answers, Bot, ExpertBot, MonteCarloBot, Plan, Search};
 use botifarra::rules::view::GameView;
 use botifarra::rules::{
     Action, Card, Doubling, FirstDealer, HandState, Match, Phase, Rules, Seat, Variant,
@@ -544,11 +544,14 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
         seed: 11,
         threads: Some(1),
         quiet: true,
+        per_deal: None,
     };
     let r = run(&args("expert:2:20000:4", "easy")).unwrap();
     assert!(r.a.decisions > 0 && r.b.decisions > 0);
     let r = run(&args("expert:2:20000:4:plain", "easy")).unwrap();
     assert!(r.a.decisions > 0 && r.b.decisions > 0);
+    let r = run(&args("expert:2:20000:4:hdoubles", "easy")).unwrap();
+    assert!(r.a.decisions > 0 && r.each.len() == 2);
     match Player::parse("expert:2:20000:plain") {
         Ok(Player::Expert(bot)) => {
             assert!(!bot.pairs.monte_carlo.infer);
@@ -563,6 +566,9 @@ fn the_arena_seats_the_levels_and_an_expert_with_a_budget() {
     }
     assert!(
         matches!(Player::parse("expert:2:20000:5"), Ok(Player::Expert(b)) if b.pairs.monte_carlo.infer && b.abarrotada.max_tricks == 5)
+    );
+    assert!(
+        matches!(Player::parse("expert:2:20000:hdoubles"), Ok(Player::Expert(b)) if b.pairs.monte_carlo.answers == Answers::HeuristicDoubles && b.pairs.monte_carlo.infer)
     );
     // The search option sets the individual variants' search only.
     for (option, search) in [

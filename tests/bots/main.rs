@@ -5,6 +5,7 @@
 mod arena;
 mod expert;
 mod expert_v2;
+mod expert_v3;
 mod house_bots;
 
 use botifarra::bots;

@@ -102,7 +102,7 @@ pub fn value(
     playouts: u32,
     index: usize,
 ) -> Option<BidValue> {
-    let mut bot = ExpertBot::DEFAULT.plan(replay.rules.variant).monte_carlo;
+    let mut bot = ExpertBot::V3.plan(replay.rules.variant).monte_carlo;
     bot.playouts = playouts;
     bot.max_ms = u64::MAX;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed(&replay.seed, index));
