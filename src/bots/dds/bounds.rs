@@ -42,8 +42,10 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
 
 /// The points of the strongest trumps still in play that the seats of
 /// `ours` (a mask of seats) hold, from the top down to the first held by
-/// another seat, and one trick when there is one: wherever each is played,
-/// the trick goes to a seat of `ours` (only a stronger trump beats it).
+/// another seat: wherever each is played, the trick goes to a seat of
+/// `ours` (only a stronger trump beats it). And a trick point for each of
+/// them that one seat holds (a seat plays one card a trick; two partners
+/// may put theirs on the same trick).
 pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
     let Some(t) = pos.trump else { return 0 };
     let mut mine = CardSet::EMPTY;
@@ -54,16 +56,18 @@ pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
     }
     let mut suit = pos.alive() & t.mask();
     let mut sure = 0;
-    let mut any = 0;
+    let mut count = [0i32; 4];
     while let Some(top) = highest(suit) {
         if !mine.contains(top) {
             break;
         }
         sure += i32::from(top.points());
-        any = 1;
+        for (n, h) in count.iter_mut().zip(pos.hands) {
+            *n += i32::from(h.contains(top));
+        }
         suit.remove(top);
     }
-    sure + any
+    sure + count.into_iter().max().unwrap_or(0)
 }
 
 /// The points of at most `most` masters of `hand` in a suit whose cards in

@@ -18,14 +18,19 @@
 //!   points?", [`search`]) that answer a bound, not only yes or no
 //!   (fail-soft): a guess, the bound it answered, then bisection between
 //!   the bounds; the last trick is scored without a search (every card is
-//!   forced).
+//!   forced). The first guess is the points of a playout in which every
+//!   seat plays the first card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks
 //!   (zero-point cards renumbered, so positions that differ only by which
 //!   of them are gone share an entry), bounded memory ([`table`]).
-//! - **Sure points** ([`bounds`]): the leader's masters, cashed, settle a
-//!   search before it starts.
-//! - **Move ordering** ([`order`]): the table's card, then masters, cheap
-//!   winners, points onto a partner's trick; equivalent cards once.
+//! - **Sure points** ([`bounds`]): the leader's masters, cashed, and the
+//!   top trumps each side holds (a trick point for each one seat holds)
+//!   settle a search before it starts.
+//! - **Move ordering** ([`order`]): the table's card, then at a trick
+//!   start the killer lead (the last lead that refuted a trick start with
+//!   as many tricks left, by leader), then masters, low cards to the
+//!   partner's master, cheap winners, points onto a partner's trick;
+//!   equivalent cards once.
 //!
 //! Single-threaded; the only allocation is the table (once) and the answer
 //! of [`DealSolver::solve_each`].

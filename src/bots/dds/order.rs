@@ -20,9 +20,10 @@ impl Moves {
 }
 
 /// The distinct legal cards of `pos` (one per run of interchangeable cards),
-/// `hint` first, then by the guess of [`score`]. `beat`: the cards that
-/// would take the lead of the trick.
-pub(super) fn ordered(pos: &Pos, legal: CardSet, beat: CardSet, hint: Option<Card>) -> Moves {
+/// the `first` ones in that order (the table's card, the killer lead),
+/// then by the guess of [`score`]. `beat`: the cards that would take the
+/// lead of the trick.
+pub(super) fn ordered(pos: &Pos, legal: CardSet, beat: CardSet, first: [Option<Card>; 2]) -> Moves {
     let alive = pos.alive();
     let partner_winning = pos
         .trick
@@ -35,10 +36,9 @@ pub(super) fn ordered(pos: &Pos, legal: CardSet, beat: CardSet, hint: Option<Car
         if representative(c, legal, alive) != c || len == 12 {
             continue;
         }
-        let s = if Some(c) == hint {
-            10_000
-        } else {
-            score(pos, c, beat.contains(c), partner_winning, last)
+        let s = match first.iter().position(|&f| f == Some(c)) {
+            Some(i) => 10_000 - i as i32,
+            None => score(pos, c, beat.contains(c), partner_winning, last),
         };
         // Insertion sort: at most twelve cards.
         let mut i = len;
@@ -62,9 +62,17 @@ fn score(pos: &Pos, c: Card, takes: bool, partner_winning: bool, last: bool) -> 
     let s = i32::from(c.strength());
     let trump = pos.trump == Some(c.suit());
     if pos.trick.is_empty() {
-        // Masters and points first; then low cards of long suits.
+        // Masters and points first; then low cards to the partner's master;
+        // then low cards of long suits.
         let suit = pos.held() & c.suit_mask();
         let master = (c.higher_in_suit() & suit).is_empty();
+        let partner = pos
+            .table
+            .partner(pos.turn)
+            .map_or(CardSet::EMPTY, |p| pos.hands[p as usize]);
+        if !master && partner.contains(top(suit)) {
+            return 250 - s - 4 * p;
+        }
         return if master {
             300 + 4 * p
         } else {
@@ -80,4 +88,9 @@ fn score(pos: &Pos, c: Card, takes: bool, partner_winning: bool, last: bool) -> 
         return 200 - s - 12 * i32::from(trump) + if last { 4 * p } else { 0 };
     }
     -4 * p - s
+}
+
+/// The strongest card of `suit` (a non-empty set of one suit).
+fn top(suit: CardSet) -> Card {
+    Card::from_index(63 - suit.0.leading_zeros() as u8).unwrap_or_default()
 }

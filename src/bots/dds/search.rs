@@ -23,6 +23,9 @@ pub struct DealSolver {
     /// Positions visited so far (over every search of this solver).
     pub nodes: u64,
     aborted: bool,
+    /// The lead that last refuted a trick start, by tricks left and
+    /// leader: tried after the table's card.
+    killers: [[Option<Card>; 4]; 13],
 }
 
 impl DealSolver {
@@ -47,6 +50,7 @@ impl DealSolver {
             budget: u64::MAX,
             nodes: 0,
             aborted: false,
+            killers: [[None; 4]; 13],
         }
     }
 
@@ -96,7 +100,8 @@ impl DealSolver {
         if !self.root(h, seat) {
             return None;
         }
-        let v = self.exact(self.pos.left / 2);
+        let guess = self.playout();
+        let v = self.exact(guess);
         (!self.aborted).then_some(v)
     }
 
@@ -118,6 +123,26 @@ impl DealSolver {
             v
         });
         (!self.aborted).then_some(out)
+    }
+
+    /// The points the side takes when every seat plays the first card of
+    /// its move ordering to the end of the hand: a first guess of the
+    /// value for [`DealSolver::exact`] (a line of play, not a bound).
+    fn playout(&mut self) -> i32 {
+        let saved = self.pos;
+        let mut total = 0;
+        while !self.pos.hands[self.pos.turn as usize].is_empty() {
+            let (legal, beat) = self.pos.legal();
+            let Some(&c) = ordered(&self.pos, legal, beat, [None; 2])
+                .as_slice()
+                .first()
+            else {
+                break;
+            };
+            total += self.play(c, beat.contains(c));
+        }
+        self.pos = saved;
+        total
     }
 
     /// Plays `c` on the position; the points the side gained.
@@ -239,12 +264,22 @@ impl DealSolver {
         gained
     }
 
-    /// Tries the moves of the seat to play (`hint` first): a bound on the
-    /// points (as [`DealSolver::reach`] answers), and the card that
-    /// decided it.
+    /// Tries the moves of the seat to play (`hint` first, then at a trick
+    /// start the killer lead): a bound on the points (as
+    /// [`DealSolver::reach`] answers), and the card that decided it.
     fn moves(&mut self, need: i32, hint: Option<Card>) -> (i32, Option<Card>) {
         let (legal, beat) = self.pos.legal();
-        let moves = ordered(&self.pos, legal, beat, hint);
+        let lead = self.pos.trick.is_empty();
+        let (depth, leader) = (
+            self.pos.hands[self.pos.turn as usize].len() as usize,
+            self.pos.turn as usize,
+        );
+        let killer = if lead {
+            self.killers[depth][leader]
+        } else {
+            None
+        };
+        let moves = ordered(&self.pos, legal, beat, [hint, killer]);
         let maximising = self.pos.table.side(self.pos.turn) == self.side;
         let saved = self.pos;
         // Failing every card: the best of the bounds they answered.
@@ -257,6 +292,9 @@ impl DealSolver {
                 return (need - 1, None);
             }
             if (v >= need) == maximising {
+                if lead {
+                    self.killers[depth][leader] = Some(c);
+                }
                 return (v, Some(c));
             }
             bound = if maximising {
