@@ -86,6 +86,6 @@ fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> i32 {
 }
 
 /// The strongest card of a set of one suit.
-fn highest(s: CardSet) -> Option<crate::rules::Card> {
+pub(super) fn highest(s: CardSet) -> Option<crate::rules::Card> {
     (!s.is_empty()).then(|| crate::rules::Card::from_index(63 - s.0.leading_zeros() as u8))?
 }

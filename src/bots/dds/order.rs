@@ -4,6 +4,7 @@
 use crate::rules::{Card, CardSet};
 
 use super::super::solver::representative;
+use super::bounds::highest;
 use super::pos::Pos;
 
 /// At most twelve moves, best guesses first.
@@ -70,7 +71,7 @@ fn score(pos: &Pos, c: Card, takes: bool, partner_winning: bool, last: bool) -> 
             .table
             .partner(pos.turn)
             .map_or(CardSet::EMPTY, |p| pos.hands[p as usize]);
-        if !master && partner.contains(top(suit)) {
+        if !master && highest(suit).is_some_and(|t| partner.contains(t)) {
             return 250 - s - 4 * p;
         }
         return if master {
@@ -88,9 +89,4 @@ fn score(pos: &Pos, c: Card, takes: bool, partner_winning: bool, last: bool) -> 
         return 200 - s - 12 * i32::from(trump) + if last { 4 * p } else { 0 };
     }
     -4 * p - s
-}
-
-/// The strongest card of `suit` (a non-empty set of one suit).
-fn top(suit: CardSet) -> Card {
-    Card::from_index(63 - suit.0.leading_zeros() as u8).unwrap_or_default()
 }
