@@ -74,7 +74,7 @@ impl DealSolver {
 
     /// Sets the root position and the side searched for; a new trump or
     /// side empties the table (its entries are facts about positions under
-    /// one trump, for one side).
+    /// one trump, for one side) and forgets the killer leads.
     fn root(&mut self, h: &HandState, seat: Seat) -> bool {
         if !h.in_play() {
             return false;
@@ -88,6 +88,7 @@ impl DealSolver {
         let context = Some((self.pos.trump, self.side));
         if context != self.context {
             self.table.clear();
+            self.killers = [[None; 4]; 13];
             self.context = context;
         }
         true
