@@ -163,9 +163,7 @@ impl ExpertBot {
         },
         ..ExpertBot::DEFAULT
     };
-}
 
-impl ExpertBot {
     /// `expert-v3`: the house expert whose bid search expects the others
     /// to answer a double by the heuristic player's rules
     /// ([`Answers::HeuristicDoubles`]) rather than the fitted model, which

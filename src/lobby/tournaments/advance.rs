@@ -12,9 +12,10 @@
 //! records the results of those over and pairs what is due ([`step`]),
 //! or starts or ends the tournament; nothing is written when nothing
 //! changed; (4) the tables just paired are created, and one
-//! compare-and-set write marks them created and their round announced. Only the instance whose write
-//! announced a round tells its players (`round_started`), and only the one
-//! whose write ended the tournament tells them `tournament_over`.
+//! compare-and-set write marks them created and their round announced.
+//! Only the instance whose write announced a round tells its players
+//! (`round_started`), and only the one whose write ended the tournament
+//! tells them `tournament_over`.
 
 use std::collections::{HashMap, HashSet};
 
