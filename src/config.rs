@@ -67,6 +67,11 @@ pub struct SolveArgs {
     /// the positions searched per second.
     #[arg(long)]
     pub bench: Option<u64>,
+    /// With `--bench`: the value of each position only, not the value of
+    /// every legal card after it (a whole deal's every-card pass doubles
+    /// its cost).
+    #[arg(long)]
+    pub value_only: bool,
     /// The solver's transposition table holds `2^table_bits` entries of
     /// 32 bytes (18: the library's default, 8 MiB).
     #[arg(long, default_value_t = 18)]

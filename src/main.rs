@@ -86,6 +86,7 @@ fn main() -> std::process::ExitCode {
             forced: a.forced,
             must_trump: a.must_trump,
             bench: a.bench,
+            value_only: a.value_only,
             table_bits: a.table_bits,
         }),
         Some(Command::Serve(args)) => serve(args),

@@ -15,6 +15,7 @@ pub struct SolveArgs {
     pub forced: bool,
     pub must_trump: bool,
     pub bench: Option<u64>,
+    pub value_only: bool,
     pub table_bits: u32,
 }
 
@@ -103,12 +104,19 @@ fn print_position(h: &HandState, seats: u8) {
 }
 
 /// Solves the positions of `deals` seeds from `--seed` on (whole deals
-/// unless `--played`): the value of the position, then the value of every
-/// legal card. Times are the thread's CPU time (one core).
+/// unless `--played`): the value of the position, then (unless
+/// `--value-only`) the value of every legal card. Times are the thread's
+/// CPU time (one core). Each deal's time and positions go to stderr as it
+/// ends (progress, and the figures to pool runs over other seeds).
 fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
     let seed = args.seed;
     let mut s = DealSolver::with_table_bits(rules, args.table_bits);
-    for (label, each) in [("value", false), ("each_card", true)] {
+    let passes: &[(&str, bool)] = if args.value_only {
+        &[("value", false)]
+    } else {
+        &[("value", false), ("each_card", true)]
+    };
+    for &(label, each) in passes {
         let mut ms = Vec::with_capacity(deals as usize);
         let mut nodes = 0;
         for d in 0..deals {
@@ -123,6 +131,13 @@ fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
             };
             ms.push((cpu_nanos() - start) as f64 / 1e6);
             nodes += s.nodes - before;
+            eprintln!(
+                "{label} {}/{deals}: seed={} ms={:.2} nodes={}",
+                d + 1,
+                seed + d,
+                ms[ms.len() - 1],
+                s.nodes - before
+            );
             if !solved {
                 eprintln!("botifarra: deal {} was not solved", seed + d);
                 return ExitCode::FAILURE;
