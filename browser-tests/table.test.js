@@ -266,6 +266,14 @@ test('the end of a match shows a replay with the costly cards marked', async () 
   assert.equal(await page.locator('.replay .costly').count(), costly.length, 'exactly the cards that cost points are marked');
   const notes = await page.locator('.replay .costly .note').allTextContents();
   assert.deepEqual(notes, costly.map((c) => `−${c.cost}`), 'each with what it cost');
+  // The bidding decisions too (a defender always had contro or pass).
+  const bids = analysis.hands.flatMap((h) => h.bids);
+  assert.ok(bids.length >= 1, 'the hand had a bidding decision');
+  assert.equal(await page.locator('.replay-bid').count(), bids.length, 'every bidding decision is shown');
+  const dearBids = bids.filter((b) => b.cost !== null && b.cost > 0);
+  assert.equal(await page.locator('.replay .bid-costly').count(), dearBids.length, 'exactly the bids that cost are marked');
+  const bidNotes = await page.locator('.replay .bid-costly .note').allTextContents();
+  assert.deepEqual(bidNotes, dearBids.map((b) => `−${b.cost.toFixed(2)}`), 'each with what it cost by estimate');
   await assertAccessible(page, 'the replay');
   // The table is drawn again whenever the view is read, which may detach
   // the element between finding it and scrolling: try again then.

@@ -1,6 +1,7 @@
 // The end-of-match replay from `GET /v1/matches/{id}/analysis`: every
-// trick of every analysed hand, each card marked with what it cost beside
-// the best card of its position (solved with every hand known).
+// bidding decision and trick of every analysed hand, each card marked with
+// what it cost beside the best card of its position (solved with every
+// hand known), each bid with what it cost by the expert's estimate.
 
 import { t } from './i18n.js';
 import { el } from './dom.js';
@@ -20,6 +21,25 @@ function cardMark(c) {
     el('span', { class: 'sr' }, note));
 }
 
+// A trump-phase action or a call, as the table's buttons name it.
+function actionName(a) {
+  return a.type === 'trump' ? t('choice')[a.choice] : t('call')[a.call];
+}
+
+// A bidding decision: who, what, and what it gave away by the expert's
+// sampled estimate (an Estevet is not valued).
+function bidMark(b, seatName) {
+  const valued = b.cost !== null && b.cost !== undefined;
+  const costly = valued && b.cost > 0;
+  const note = !valued ? t('bidUnvalued')
+    : costly ? t('bidCost', b.cost.toFixed(2), b.best_actions.map(actionName).join(', ')) : t('bidBest');
+  return el('li', { class: `replay-bid${costly ? ' bid-costly' : ''}`, 'data-cost': valued ? b.cost : '' },
+    el('span', { class: 'who' }, seatName(b.seat)), ' ',
+    el('strong', {}, actionName(b.action)), ' ',
+    el('span', { class: 'note' }, costly ? `−${b.cost.toFixed(2)}` : ''),
+    el('span', { class: 'sr' }, note));
+}
+
 function handReplay(hand, seatName) {
   const tricks = [];
   for (const c of hand.cards) (tricks[c.trick - 1] ||= []).push(c);
@@ -27,6 +47,9 @@ function handReplay(hand, seatName) {
   return el('section', { class: 'replay-hand' },
     el('h3', {}, t('hand', hand.hand_number)),
     el('p', { class: 'costs' }, `${t('costBySeat')}: ${costs}`),
+    (hand.bids || []).length
+      ? el('ol', { class: 'replay-bids', 'aria-label': t('bids') }, hand.bids.map((b) => bidMark(b, seatName)))
+      : null,
     el('ol', { class: 'replay-tricks' }, tricks.map((cards) => el('li', {},
       el('ul', { class: 'replay-trick' }, cards.map((c) => el('li', { class: 'replay-card' },
         el('span', { class: 'who' }, seatName(c.seat)), el('ul', { class: 'one' }, cardMark(c)))))))));
