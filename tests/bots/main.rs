@@ -7,6 +7,7 @@ mod expert;
 mod expert_v2;
 mod expert_v3;
 mod house_bots;
+mod solve_cli;
 
 use botifarra::bots;
 use botifarra::rules::{Match, Phase, Rules};
