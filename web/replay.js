@@ -48,7 +48,9 @@ function handReplay(hand, seatName) {
     el('h3', {}, t('hand', hand.hand_number)),
     el('p', { class: 'costs' }, `${t('costBySeat')}: ${costs}`),
     (hand.bids || []).length
-      ? el('ol', { class: 'replay-bids', 'aria-label': t('bids') }, hand.bids.map((b) => bidMark(b, seatName)))
+      ? [el('p', { class: 'bids-title', id: `bids-${hand.hand_number}` }, t('bids')),
+        el('ol', { class: 'replay-bids', 'aria-labelledby': `bids-${hand.hand_number}` },
+          hand.bids.map((b) => bidMark(b, seatName)))]
       : null,
     el('ol', { class: 'replay-tricks' }, tricks.map((cards) => el('li', {},
       el('ul', { class: 'replay-trick' }, cards.map((c) => el('li', { class: 'replay-card' },
