@@ -59,39 +59,30 @@ impl BidValue {
     }
 }
 
-/// Whether `seat` acting `action` on `replay` is a bidding decision the
-/// analysis values: a trump-phase action or a call, with a choice.
-pub fn is_decision(replay: &Match, seat: Seat, action: Action) -> bool {
+/// Whether `action` is a bidding decision the analysis values: a
+/// trump-phase action or a call. Each is a choice: the seat to choose
+/// trump has at least the five declarations, the seat to call a call and
+/// a pass.
+pub fn is_decision(action: Action) -> bool {
     matches!(action, Action::Trump { .. } | Action::Double { .. })
-        && matches!(replay.phase(), Phase::ChoosingTrump | Phase::Doubling)
-        && replay.legal_actions(seat).len() >= 2
 }
 
 /// The bidding decisions of `game`'s first `max_hands` hands that the
-/// analysis values ([`is_decision`]).
-///
-/// # Errors
-/// A message when the match's moves do not replay (a bug).
-pub fn decisions(game: &Match, max_hands: u32) -> Result<u32, String> {
-    let mut replay = Match::new(game.rules.clone(), game.seed).map_err(|e| e.to_string())?;
-    let (mut dealt, mut n, mut events) = (0u32, 0u32, Vec::new());
+/// analysis values ([`is_decision`]), counted from its moves.
+pub fn decisions(game: &Match, max_hands: u32) -> u32 {
+    let mut dealt = 0u32;
+    let mut n = 0u32;
     for mv in game.moves() {
         match mv {
             Move::Act(_, Action::Deal) => dealt += 1,
-            Move::Act(seat, action) if dealt <= max_hands => {
-                n += u32::from(is_decision(&replay, seat, action));
-            }
+            Move::Act(_, action) if dealt <= max_hands => n += u32::from(is_decision(action)),
             _ => {}
         }
-        replay
-            .perform(mv, &mut events)
-            .map_err(|e| format!("{mv:?}: {e}"))?;
-        events.clear();
     }
-    Ok(n)
+    n
 }
 
-/// Values `seat`'s `action` on `replay` (a [`is_decision`] position) by the
+/// Values `seat`'s `action` on `replay` (an [`is_decision`] action) by the
 /// expert's bid search from the seat's view, within `playouts`; `index`
 /// (the move's place in the match) seeds its random generator with the
 /// match's seed. `None` when the search cannot rebuild the position.

@@ -16,8 +16,9 @@
 //! ([`Limits::analysis_threads`], never an async worker), at most
 //! [`Limits::analysis_queue`] analyses running or waiting (past it a read
 //! is refused `Busy`), each within a node budget per card, a number of
-//! playouts per bidding decision and a number of hands ([`Budget`]); at most [`Limits::analysis_kept`] finished
-//! analyses are kept, the oldest dropped first.
+//! playouts per bidding decision and a number of hands ([`Budget`]); at
+//! most [`Limits::analysis_kept`] finished analyses are kept, the oldest
+//! dropped first.
 
 pub mod bids;
 pub mod solve;
@@ -146,7 +147,7 @@ impl Analyses {
                 slots.running
             )));
         }
-        let total = solve::steps(&rec.game, self.budget).map_err(Error::Internal)?;
+        let total = solve::steps(&rec.game, self.budget);
         let done = Arc::new(AtomicU32::new(0));
         slots.running += 1;
         let slot = Slot::Running {

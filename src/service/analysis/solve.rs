@@ -118,15 +118,12 @@ pub fn cards_to_value(game: &Match, max_hands: u32) -> u32 {
 
 /// The steps of [`analyze`] within `budget`, for its progress: the cards
 /// to value and the bidding decisions (when the bidding is valued).
-///
-/// # Errors
-/// A message when the match's moves do not replay (a bug).
-pub fn steps(game: &Match, budget: Budget) -> Result<u32, String> {
+pub fn steps(game: &Match, budget: Budget) -> u32 {
     let bids = match budget.playouts_per_bid {
         0 => 0,
-        _ => bids::decisions(game, budget.max_hands)?,
+        _ => bids::decisions(game, budget.max_hands),
     };
-    Ok(cards_to_value(game, budget.max_hands) + bids)
+    cards_to_value(game, budget.max_hands) + bids
 }
 
 /// Values every card and bidding decision of `game`'s first
@@ -156,7 +153,7 @@ pub fn analyze(
                     solver.set_budget(budget.nodes_per_card);
                     entry.cards.push(value_card(&mut solver, h, seat, card));
                     progress();
-                } else if budget.playouts_per_bid > 0 && bids::is_decision(&replay, seat, action) {
+                } else if budget.playouts_per_bid > 0 && bids::is_decision(action) {
                     let playouts = budget.playouts_per_bid;
                     let valued = bids::value(&replay, seat, action, playouts, index);
                     entry.bids.extend(valued);
@@ -281,7 +278,7 @@ mod tests {
             let valued: Vec<(Seat, Card)> = cards.iter().map(|c| (c.seat, c.card)).collect();
             assert_eq!(valued, played, "{variant:?}");
             assert_eq!(calls as u32, cards_to_value(&game, 1));
-            assert_eq!(Ok(calls as u32), steps(&game, budget));
+            assert_eq!(calls as u32, steps(&game, budget));
             assert!(a.hands[0].bids.is_empty(), "not valued with 0 playouts");
             assert_eq!(a.hands[0].points, h.points[..usize::from(table.sides())]);
             for c in cards {
@@ -303,8 +300,8 @@ mod tests {
         let budget = budget(1, 1_000, 20);
         let a = analyze(&game, budget, || {}).unwrap();
         assert_eq!((a.hands.len(), a.hands_played), (1, 2));
-        let one = bids::decisions(&game, 1).unwrap();
-        assert!(bids::decisions(&game, 2).unwrap() > one);
+        let one = bids::decisions(&game, 1);
+        assert!(bids::decisions(&game, 2) > one);
         assert_eq!(a.hands[0].bids.len() as u32, one);
         assert_eq!(a.hands[0].cards.len() as u32, cards_to_value(&game, 1));
         assert!(cards_to_value(&game, 2) > cards_to_value(&game, 1));
@@ -337,7 +334,7 @@ mod tests {
             let budget = budget(3, 200, 60);
             let mut calls = 0;
             let a = analyze(&game, budget, || calls += 1).unwrap();
-            assert_eq!(Ok(calls), steps(&game, budget), "{variant:?}");
+            assert_eq!(calls, steps(&game, budget), "{variant:?}");
             let valued: Vec<_> = a
                 .hands
                 .iter()
