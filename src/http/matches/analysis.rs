@@ -212,7 +212,7 @@ impl From<&BidValue> for BidAnalysis {
     fn from(b: &BidValue) -> BidAnalysis {
         BidAnalysis {
             seat: b.seat,
-            phase: if b.phase == Phase::ChoosingTrump {
+            phase: if b.phase() == Phase::ChoosingTrump {
                 BidPhase::Trump
             } else {
                 BidPhase::Double

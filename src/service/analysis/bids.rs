@@ -20,8 +20,6 @@ use crate::rules::{Action, Match, Move, Phase, Seat};
 pub struct BidValue {
     /// Who decided.
     pub seat: Seat,
-    /// `ChoosingTrump` or `Doubling`.
-    pub phase: Phase,
     /// The action taken.
     pub action: Action,
     /// The deals sampled.
@@ -35,6 +33,12 @@ pub struct BidValue {
 }
 
 impl BidValue {
+    /// The bidding the decision belongs to: `ChoosingTrump` or `Doubling`
+    /// (the action's own phase).
+    pub fn phase(&self) -> Phase {
+        self.action.phase()
+    }
+
     /// The taken action's value (none for an Estevet, never tried).
     pub fn value(&self) -> Option<i32> {
         let taken = self.values.iter().find(|(a, _)| *a == self.action);
@@ -101,7 +105,6 @@ pub fn value(
     let (values, deals) = value_bids(&view, &bot, &mut rng)?;
     Some(BidValue {
         seat,
-        phase: replay.phase(),
         action,
         deals,
         values: values
