@@ -2,13 +2,16 @@
 //! do, by cashing its masters (a quick-trick bound).
 //!
 //! The leader holds the strongest trumps still in play: each wins its trick
-//! (led one after the other, the leader keeps the lead). Then, suit by
-//! suit, the leader's masters of a plain suit: the `j`-th wins when every
-//! other seat that still holds a trump also holds at least `j` cards of the
-//! suit (it must follow, so it cannot trump). Leading a trump or a master
-//! only ever takes cards of the suit led from a seat that holds a trump, so
-//! the counts of the other suits stay true. Each such trick is worth at
-//! least its master's points and the trick point.
+//! (led one after the other, the leader keeps the lead), and every other
+//! seat follows each with a trump while it has one (so gives at least its
+//! lowest trumps' points); a seat that held no more trumps than were led
+//! is out of them after. Then, suit by suit, the leader's masters of a
+//! plain suit: the `j`-th wins when every other seat that still holds a
+//! trump also holds at least `j` cards of the suit (it must follow, so it
+//! cannot trump). Leading a trump or a master only ever takes cards of the
+//! suit led from a seat that holds a trump, so the counts of the other
+//! suits stay true. Each such trick is worth at least its master's points
+//! and the trick point.
 
 use crate::rules::{CardSet, Suit};
 
@@ -22,8 +25,19 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
     let alive = pos.held();
     let trumps = pos.trump_mask();
     let mut sure = 0;
+    // Trump leads cashed: every other seat follows each with a trump while
+    // it holds one (its lowest ones' points at least), and a seat with no
+    // more trumps than that is out of them after.
+    let mut rounds = 0;
     if let Some(t) = pos.trump {
-        sure += cash(hand, alive & t.mask(), u32::MAX);
+        let (points, n) = cash(hand, alive & t.mask(), u32::MAX);
+        sure += points;
+        rounds = n;
+        for (i, &h) in pos.hands.iter().enumerate() {
+            if i != leader {
+                sure += lowest_points(h & trumps, rounds);
+            }
+        }
     }
     for s in Suit::ALL {
         if Some(s) == pos.trump {
@@ -31,13 +45,24 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
         }
         let mut shortest = u32::MAX;
         for (i, &h) in pos.hands.iter().enumerate() {
-            if i != leader && !(h & trumps).is_empty() {
+            if i != leader && (h & trumps).len() > rounds {
                 shortest = shortest.min((h & s.mask()).len());
             }
         }
-        sure += cash(hand, alive & s.mask(), shortest);
+        sure += cash(hand, alive & s.mask(), shortest).0;
     }
     sure
+}
+
+/// The points of the `n` lowest cards of `set` (all of them when fewer).
+fn lowest_points(mut set: CardSet, n: u32) -> i32 {
+    let mut points = 0;
+    for _ in 0..n {
+        let Some(c) = set.lowest() else { break };
+        points += i32::from(c.points());
+        set.remove(c);
+    }
+    points
 }
 
 /// The points of the strongest trumps still in play that the seats of
@@ -71,18 +96,20 @@ pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
 }
 
 /// The points of at most `most` masters of `hand` in a suit whose cards in
-/// play are `suit`, cashed from the top.
-fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> i32 {
+/// play are `suit`, cashed from the top, and how many were cashed.
+fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> (i32, u32) {
     let mut sure = 0;
-    for _ in 0..most.min(12) {
+    let mut n = 0;
+    while n < most.min(12) {
         let Some(top) = highest(suit) else { break };
         if !hand.contains(top) {
             break;
         }
         sure += i32::from(top.points()) + 1;
         suit.remove(top);
+        n += 1;
     }
-    sure
+    (sure, n)
 }
 
 /// The strongest card of a set of one suit.
