@@ -220,13 +220,16 @@ impl DealSolver {
             }
             hint = decode(e.best, held);
         }
+        let before = self.nodes;
         let (v, best) = self.moves(need, hint);
         if !self.aborted
             && let Some(c) = best
         {
-            let depth = self.pos.hands[self.pos.turn as usize].len() as u8;
+            // What the search cost, in powers of two: the entry's worth
+            // when a slot must be given up.
+            let cost = (u64::BITS - (self.nodes - before).leading_zeros()) as u8;
             let v = if v >= need { v.max(lo) } else { v.min(hi) };
-            self.table.store(&key, v, v >= need, encode(c, held), depth);
+            self.table.store(&key, v, v >= need, encode(c, held), cost);
         }
         v
     }

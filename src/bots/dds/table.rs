@@ -13,7 +13,7 @@
 //! **Memory.** A fixed array of `2^bits` entries of 32 bytes (the four
 //! hands packed in three words), in buckets of two that fill one 64-byte
 //! cache line, allocated once: a new entry takes a slot of an older generation first,
-//! else the one with fewer tricks left. A new generation (new trump, side
+//! else the one whose search cost fewer positions. A new generation (new trump, side
 //! or rules) empties the table without touching its memory.
 
 use crate::rules::{Card, CardSet};
@@ -111,7 +111,8 @@ pub(super) struct Entry {
     pub hi: i8,
     /// The card that decided the last search ([`encode`]d).
     pub best: u8,
-    depth: u8,
+    /// What searching it cost: the bit length of the positions visited.
+    cost: u8,
 }
 
 const _: () = assert!(size_of::<Entry>() == 32);
@@ -161,8 +162,9 @@ impl Table {
     }
 
     /// Records that the value of `key` is at least `bound` (`reached`) or
-    /// at most it, with the card that decided it; `depth`: tricks left.
-    pub fn store(&mut self, key: &Key, bound: i32, reached: bool, best: u8, depth: u8) {
+    /// at most it, with the card that decided it; `cost`: the bit length of
+    /// the positions its search visited.
+    pub fn store(&mut self, key: &Key, bound: i32, reached: bool, best: u8, cost: u8) {
         let i = key.hash() as usize & self.mask;
         let g = self.generation;
         let [a, b] = &mut self.entries[i..i + 2] else {
@@ -173,7 +175,7 @@ impl Table {
         } else if b.holds(key, g) {
             b
         } else {
-            let slot = if a.generation != g || (b.generation == g && a.depth <= b.depth) {
+            let slot = if a.generation != g || (b.generation == g && a.cost <= b.cost) {
                 a
             } else {
                 b
@@ -185,7 +187,7 @@ impl Table {
                 lo: 0,
                 hi: i8::MAX,
                 best,
-                depth,
+                cost,
             };
             slot
         };
@@ -195,5 +197,6 @@ impl Table {
             e.hi = e.hi.min(bound as i8);
         }
         e.best = best;
+        e.cost = e.cost.max(cost);
     }
 }
