@@ -30,7 +30,8 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
     // more trumps than that is out of them after.
     let mut rounds = 0;
     if let Some(t) = pos.trump {
-        let (points, n) = cash(hand, alive & t.mask(), u32::MAX);
+        let in_play = alive & t.mask();
+        let (points, n) = cash(hand, in_play, in_play.len());
         sure += points;
         rounds = n;
         for (i, &h) in pos.hands.iter().enumerate() {
@@ -43,26 +44,27 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
         if Some(s) == pos.trump {
             continue;
         }
-        let mut shortest = u32::MAX;
+        // Masters cashed: at most as many as the shortest holding of a
+        // seat that could ruff (all of them when none could).
+        let in_play = alive & s.mask();
+        let mut most = in_play.len();
         for (i, &h) in pos.hands.iter().enumerate() {
             if i != leader && (h & trumps).len() > rounds {
-                shortest = shortest.min((h & s.mask()).len());
+                most = most.min((h & s.mask()).len());
             }
         }
-        sure += cash(hand, alive & s.mask(), shortest).0;
+        sure += cash(hand, in_play, most).0;
     }
     sure
 }
 
-/// The points of the `n` lowest cards of `set` (all of them when fewer).
-fn lowest_points(mut set: CardSet, n: u32) -> i32 {
-    let mut points = 0;
-    for _ in 0..n {
-        let Some(c) = set.lowest() else { break };
-        points += i32::from(c.points());
-        set.remove(c);
-    }
-    points
+/// The points of the `n` lowest cards of `set` (a set of one suit; all of
+/// them when fewer).
+fn lowest_points(set: CardSet, n: u32) -> i32 {
+    set.iter()
+        .take(n as usize)
+        .map(|c| i32::from(c.points()))
+        .sum()
 }
 
 /// The points of the strongest trumps still in play that the seats of
@@ -100,7 +102,7 @@ pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
 fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> (i32, u32) {
     let mut sure = 0;
     let mut n = 0;
-    while n < most.min(12) {
+    while n < most {
         let Some(top) = highest(suit) else { break };
         if !hand.contains(top) {
             break;
