@@ -185,7 +185,15 @@ impl DealSolver {
     /// `v >= need`, at most `v` when below.
     pub(super) fn reach(&mut self, need: i32) -> i32 {
         if need <= 0 {
-            return 0;
+            // Reached already: a fail-soft answer as high as what is cheap
+            // to count (at a trick start, the last trick or the sure
+            // points).
+            let held = self.pos.hands[self.pos.turn as usize].len();
+            return match (self.pos.trick.is_empty(), held) {
+                (true, 1) => self.last_trick(),
+                (true, 2..) => self.bounds().0.max(0),
+                _ => 0,
+            };
         }
         if need > self.pos.left || self.aborted {
             return self.pos.left.min(need - 1);
