@@ -20,8 +20,9 @@
 //!   the bounds; the last trick is scored without a search (every card is
 //!   forced). A search whose target is already reached answers as much as
 //!   is cheap to count (the last trick, or a trick start's sure points),
-//!   so a successful search's bound lies nearer the value. The first guess is the points of a playout in which every
-//!   seat plays the first card of its move ordering.
+//!   so a successful search's bound lies nearer the value. The first
+//!   guess is the points of a playout in which every seat plays the first
+//!   card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks
 //!   (zero-point cards renumbered, so positions that differ only by which
 //!   of them are gone share an entry), bounded memory ([`table`]).
