@@ -9,7 +9,7 @@ use super::table::{Key, Table, decode, encode};
 use super::{DealSolver, bounds::sure_points};
 use crate::bots::solver::Solver;
 use crate::rules::random::random_card;
-use crate::rules::{Card, CardSet, HandState, Rules, Seat, Variant};
+use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Variant};
 
 /// Endgames compared with the plain minimax (1,000 in a release build).
 const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
@@ -235,23 +235,19 @@ fn past_the_budget_there_is_no_answer() {
 fn shuffle_low_cards(h: &HandState, rng: &mut rand::rngs::Xoshiro256PlusPlus) -> HandState {
     use rand::seq::SliceRandom;
     let mut out = h.clone();
-    for suit in 0..4u8 {
+    for suit in Suit::ALL {
         let mut cards = Vec::new();
         let mut owners = Vec::new();
         for (seat, hand) in h.hands.iter().enumerate() {
-            for c in hand.iter() {
-                if c.index() / 12 == suit && c.points() == 0 {
-                    cards.push(c);
-                    owners.push(seat);
-                }
+            for c in hand.iter().filter(|c| c.suit() == suit && c.points() == 0) {
+                out.hands[seat].remove(c);
+                cards.push(c);
+                owners.push(seat);
             }
         }
-        for (&c, &seat) in cards.iter().zip(&owners) {
-            out.hands[seat].remove(c);
-        }
         cards.shuffle(rng);
-        for (&c, &seat) in cards.iter().zip(&owners) {
-            out.hands[seat] = out.hands[seat] | c.bit();
+        for (c, seat) in cards.into_iter().zip(owners) {
+            out.hands[seat].insert(c);
         }
     }
     out
