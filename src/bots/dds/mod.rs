@@ -20,7 +20,9 @@
 //!   the bounds; the last trick is scored without a search (every card is
 //!   forced). A search whose target is already reached answers as much as
 //!   is cheap to count (the last trick, or a trick start's sure points),
-//!   so a successful search's bound lies nearer the value. The first
+//!   and one whose target is out of reach as little (the last trick, or
+//!   all but the other side's sure points), so the bound a search answers
+//!   lies nearer the value. The first
 //!   guess is the points of a playout in which every seat plays the first
 //!   card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks

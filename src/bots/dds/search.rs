@@ -195,8 +195,18 @@ impl DealSolver {
                 _ => 0,
             };
         }
-        if need > self.pos.left || self.aborted {
-            return self.pos.left.min(need - 1);
+        if self.aborted {
+            return need - 1;
+        }
+        if need > self.pos.left {
+            // Out of reach: a fail-soft answer as low as what is cheap to
+            // count.
+            let held = self.pos.hands[self.pos.turn as usize].len();
+            return match (self.pos.trick.is_empty(), held) {
+                (true, 1) => self.last_trick(),
+                (true, 2..) => self.bounds().1.min(self.pos.left),
+                _ => self.pos.left,
+            };
         }
         self.nodes += 1;
         if self.nodes > self.budget {
