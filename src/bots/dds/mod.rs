@@ -18,11 +18,9 @@
 //!   points?", [`search`]) that answer a bound, not only yes or no
 //!   (fail-soft): a guess, the bound it answered, then bisection between
 //!   the bounds; the last trick is scored without a search (every card is
-//!   forced). A search whose target is already reached answers as much as
-//!   is cheap to count (the last trick, or a trick start's sure points),
-//!   and one whose target is out of reach as little (the last trick, or
-//!   all but the other side's sure points), so the bound a search answers
-//!   lies nearer the value. The first
+//!   forced). A search whose target is already reached, or out of reach,
+//!   still answers a trick start's bounds (the last trick, the sure
+//!   points), so the bound it answers lies nearer the value. The first
 //!   guess is the points of a playout in which every seat plays the first
 //!   card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks

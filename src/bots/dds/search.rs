@@ -184,41 +184,31 @@ impl DealSolver {
     /// hand points from here, as a bound `v` on them: at least `v` when
     /// `v >= need`, at most `v` when below.
     pub(super) fn reach(&mut self, need: i32) -> i32 {
-        if need <= 0 {
-            // Reached already: a fail-soft answer as high as what is cheap
-            // to count (at a trick start, the last trick or the sure
-            // points).
-            let held = self.pos.hands[self.pos.turn as usize].len();
-            return match (self.pos.trick.is_empty(), held) {
-                (true, 1) => self.last_trick(),
-                (true, 2..) => self.bounds().0.max(0),
-                _ => 0,
-            };
-        }
-        if self.aborted {
-            return need - 1;
-        }
-        if need > self.pos.left {
-            // Out of reach: a fail-soft answer as low as what is cheap to
-            // count.
-            let held = self.pos.hands[self.pos.turn as usize].len();
-            return match (self.pos.trick.is_empty(), held) {
-                (true, 1) => self.last_trick(),
-                (true, 2..) => self.bounds().1.min(self.pos.left),
-                _ => self.pos.left,
-            };
-        }
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            self.aborted = true;
-            return need - 1;
+        // A target of zero or fewer is reached and one above all that is
+        // left is out of reach: no position is searched, but at a trick
+        // start the bounds below still answer as tight a bound as is cheap.
+        let decided = need <= 0 || need > self.pos.left;
+        if !decided {
+            if self.aborted {
+                return need - 1;
+            }
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                self.aborted = true;
+                return need - 1;
+            }
         }
         if !self.pos.trick.is_empty() {
+            if decided {
+                return need.clamp(0, self.pos.left);
+            }
             return self.moves(need, None).0;
         }
         if self.pos.hands[self.pos.turn as usize].len() == 1 {
             return self.last_trick();
         }
+        // At least 0 and at most all that is left: a decided target is
+        // answered here.
         let (lo, hi) = self.bounds();
         if need <= lo {
             return lo;

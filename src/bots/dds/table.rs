@@ -12,9 +12,10 @@
 //!
 //! **Memory.** A fixed array of `2^bits` entries of 32 bytes (the four
 //! hands packed in three words), in buckets of two that fill one 64-byte
-//! cache line, allocated once: a new entry takes a slot of an older generation first,
-//! else the one whose search cost fewer positions. A new generation (new trump, side
-//! or rules) empties the table without touching its memory.
+//! cache line, allocated once: a new entry takes a slot of an older
+//! generation first, else the one whose search cost fewer positions. A new
+//! generation (new trump, side or rules) empties the table without touching
+//! its memory.
 
 use crate::rules::{Card, CardSet};
 
