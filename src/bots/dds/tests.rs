@@ -259,8 +259,10 @@ fn a_table_kept_between_deals_of_one_partition_answers_as_minimax() {
     // many in each hand): the nearest a position comes to another's key,
     // whose entries must never answer for it.
     let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(7);
-    let mut checked = 0;
-    for i in 0..if cfg!(debug_assertions) { 12 } else { 90 } {
+    let endgames = if cfg!(debug_assertions) { 12 } else { 90 };
+    // Deals whose cards differ from their endgame's (most of them).
+    let mut moved = 0;
+    for i in 0..endgames {
         let rules = rules_of(i);
         let table = rules.variant.table();
         let on_table = (i % u64::from(table.seats)) as usize;
@@ -271,8 +273,8 @@ fn a_table_kept_between_deals_of_one_partition_answers_as_minimax() {
             let h2 = shuffle_low_cards(&h, &mut rng);
             let expected = each_card(&rules, &h2, side, &mut HashMap::new());
             assert_eq!(s.solve_each(&h2).unwrap(), expected, "endgame {i} k {k}");
-            checked += 1;
+            moved += u64::from(h2.hands != h.hands);
         }
     }
-    assert!(checked >= 96);
+    assert!(moved * 2 >= endgames * 8, "only {moved} deals were new");
 }
