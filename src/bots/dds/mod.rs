@@ -25,7 +25,10 @@
 //!   card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks
 //!   (zero-point cards renumbered, so positions that differ only by which
-//!   of them are gone share an entry), bounded memory ([`table`]).
+//!   of them are gone share an entry), bounded memory ([`table`]). In the
+//!   pairs game the entries bound side 0's points and serve both sides
+//!   (one side takes the rest of what the other does), so a solver kept
+//!   between the two sides' positions of a hand keeps its table.
 //! - **Sure points** ([`bounds`]): the leader's masters, cashed, and the
 //!   top trumps each side holds (a trick point for each one seat holds)
 //!   settle a search before it starts.
@@ -35,8 +38,13 @@
 //!   partner's master, cheap winners, points onto a partner's trick;
 //!   equivalent cards once.
 //!
-//! Single-threaded; the only allocation is the table (once) and the answer
-//! of [`DealSolver::solve_each`].
+//! - **One card against the best** ([`DealSolver::grade`], for the
+//!   analysis of a played card): the card's exact value, then each other
+//!   card asked only whether it reaches the best so far, and solved only
+//!   when it does better.
+//!
+//! Single-threaded; the only allocations are the table (once) and the
+//! answers of [`DealSolver::solve_each`] and [`DealSolver::grade`].
 
 mod bounds;
 mod deals;
@@ -48,7 +56,7 @@ mod table;
 mod tests;
 
 pub use deals::{seeded_deal, seeded_endgame};
-pub use search::DealSolver;
+pub use search::{DealSolver, Grade};
 
 use std::cell::RefCell;
 

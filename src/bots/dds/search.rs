@@ -9,12 +9,29 @@ use super::order::ordered;
 use super::pos::Pos;
 use super::table::{Key, Table, decode, encode};
 
+/// One card graded by [`DealSolver::grade`]: hand points the side of the
+/// seat that played it takes from the position on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grade {
+    /// After the card.
+    pub value: i32,
+    /// After the best legal card.
+    pub best: i32,
+    /// Every legal card that reaches `best`, in card order.
+    pub best_cards: Vec<Card>,
+}
+
 /// An exact solver of whole hands (see the module's documentation).
 pub struct DealSolver {
     rules: Rules,
     table: Table,
-    /// The trump and side the table's entries are for.
-    context: Option<(Option<Suit>, Side)>,
+    /// The trump the table's entries are for, and the side (in the
+    /// individual variants; in the pairs game one side's points are the
+    /// rest of the other's, so the entries serve both).
+    context: Option<(Option<Suit>, Option<Side>)>,
+    /// Whether the entries count the other side's points: the pairs game's
+    /// entries count side 0's, whichever side is searched.
+    flip: bool,
     pub(super) pos: Pos,
     side: Side,
     /// The seats of `side`, a bit each.
@@ -44,6 +61,7 @@ impl DealSolver {
             rules: rules.clone(),
             table: Table::new(bits.max(1)),
             context: None,
+            flip: false,
             pos: Pos::new(rules, &h),
             side: 0,
             seats: 0,
@@ -72,9 +90,10 @@ impl DealSolver {
         self.table.clear();
     }
 
-    /// Sets the root position and the side searched for; a new trump or
-    /// side empties the table (its entries are facts about positions under
-    /// one trump, for one side) and forgets the killer leads.
+    /// Sets the root position and the side searched for; a new trump (or
+    /// in the individual variants a new side) empties the table (its
+    /// entries are facts about positions under one trump, for one side or
+    /// in the pairs game for side 0) and forgets the killer leads.
     fn root(&mut self, h: &HandState, seat: Seat) -> bool {
         if !h.in_play() {
             return false;
@@ -85,7 +104,9 @@ impl DealSolver {
         self.seats = (0..table.seats)
             .filter(|&s| table.side(s) == self.side)
             .fold(0, |a, s| a | 1 << s);
-        let context = Some((self.pos.trump, self.side));
+        let pairs = table.sides() == 2;
+        self.flip = pairs && self.side != 0;
+        let context = Some((self.pos.trump, (!pairs).then_some(self.side)));
         if context != self.context {
             self.table.clear();
             self.killers = [[None; 4]; 13];
@@ -126,6 +147,64 @@ impl DealSolver {
         (!self.aborted).then_some(out)
     }
 
+    /// The exact value of `played` (a legal card of the seat to play in
+    /// `h`) beside the best legal card's, as hand points its side takes
+    /// from `h` on with best play after the card; `None` past the budget,
+    /// when the hand is not in play or when `played` is not legal.
+    ///
+    /// Only `played` is solved exactly: each other card is first asked
+    /// whether it reaches the best value so far (one zero-window search,
+    /// which a worse card fails), and solved only when it does better.
+    pub fn grade(&mut self, h: &HandState, played: Card) -> Option<Grade> {
+        if !self.root(h, h.turn) {
+            return None;
+        }
+        let root = self.pos;
+        let (legal, beat) = root.legal();
+        if !legal.contains(played) {
+            return None;
+        }
+        let alive = root.alive();
+        let run = |c| super::super::solver::representative(c, legal, alive);
+        let mine = run(played);
+        let guess = self.playout();
+        let gained = self.play(mine, beat.contains(mine));
+        let value = gained + self.exact(guess - gained);
+        self.pos = root;
+        let (mut best, mut best_runs) = (value, vec![mine]);
+        for &c in ordered(&root, legal, beat, [None; 2]).as_slice() {
+            if self.aborted {
+                break;
+            }
+            if c == mine {
+                continue;
+            }
+            let gained = self.play(c, beat.contains(c));
+            let v = gained + self.reach(best - gained);
+            if v >= best {
+                // At least the best: more, unless it fails one point above.
+                let above = if v > best {
+                    v
+                } else {
+                    gained + self.reach(best + 1 - gained)
+                };
+                if above > best {
+                    let lo = above - gained;
+                    best = gained + self.exact_within(lo, lo, self.pos.left);
+                    best_runs.clear();
+                }
+                best_runs.push(c);
+            }
+            self.pos = root;
+        }
+        let best_cards = legal.iter().filter(|&c| best_runs.contains(&run(c)));
+        (!self.aborted).then(|| Grade {
+            value,
+            best,
+            best_cards: best_cards.collect(),
+        })
+    }
+
     /// The points the side takes when every seat plays the first card of
     /// its move ordering to the end of the hand: a first guess of the
     /// value for [`DealSolver::exact`] (a line of play, not a bound).
@@ -159,7 +238,12 @@ impl DealSolver {
     /// the first answered (the value when the guess was close), then
     /// bisection of what is left between the bounds.
     fn exact(&mut self, guess: i32) -> i32 {
-        let (mut lo, mut hi) = (0, self.pos.left);
+        self.exact_within(guess, 0, self.pos.left)
+    }
+
+    /// [`DealSolver::exact`] of a position whose value is known to be at
+    /// least `lo` and at most `hi`.
+    fn exact_within(&mut self, guess: i32, mut lo: i32, mut hi: i32) -> i32 {
         let mut probe = guess;
         let mut probes = 0;
         while lo < hi && !self.aborted {
@@ -219,12 +303,19 @@ impl DealSolver {
         let key = Key::of(&self.pos);
         let held = self.pos.held();
         let mut hint = None;
+        let left = self.pos.left;
         if let Some(e) = self.table.get(&key) {
-            if i32::from(e.lo) >= need {
-                return i32::from(e.lo);
+            let (elo, ehi) = (i32::from(e.lo), i32::from(e.hi));
+            let (elo, ehi) = if self.flip {
+                (left - ehi, left - elo)
+            } else {
+                (elo, ehi)
+            };
+            if elo >= need {
+                return elo;
             }
-            if i32::from(e.hi) < need {
-                return i32::from(e.hi);
+            if ehi < need {
+                return ehi;
             }
             hint = decode(e.best, held);
         }
@@ -237,7 +328,13 @@ impl DealSolver {
             // when a slot must be given up.
             let cost = (u64::BITS - (self.nodes - before).leading_zeros()) as u8;
             let v = if v >= need { v.max(lo) } else { v.min(hi) };
-            self.table.store(&key, v, v >= need, encode(c, held), cost);
+            let (bound, reached) = if self.flip {
+                (left - v, v < need)
+            } else {
+                (v, v >= need)
+            };
+            self.table
+                .store(&key, bound, reached, encode(c, held), cost);
         }
         v
     }

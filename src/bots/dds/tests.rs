@@ -95,6 +95,41 @@ fn every_card_s_value_is_the_plain_minimax_s() {
 }
 
 #[test]
+fn a_graded_card_and_the_best_are_the_plain_minimax_s() {
+    let (mut graded, mut worse) = (0, 0);
+    for i in 0..ENDGAMES {
+        let rules = rules_of(i + 3);
+        let table = rules.variant.table();
+        let on_table = ((i / 5) % u64::from(table.seats)) as usize;
+        let h = seeded_endgame(&rules, 20_000 + i, 4 + (i % 3) as u32, on_table);
+        // One solver, its table kept, grades every card of this position
+        // and of the next seat's (the other side in the pairs game).
+        let mut s = DealSolver::with_table_bits(&rules, 12);
+        let mut next = h.without_records();
+        next.play_known(table, h.legal_cards(&rules, table).lowest().unwrap());
+        for pos in [&h, &next, &h].into_iter().filter(|p| p.in_play()) {
+            let side = table.side(pos.turn);
+            let values = each_card(&rules, pos, side, &mut HashMap::new());
+            let best = values.iter().map(|&(_, v)| v).max().unwrap();
+            let best_cards: Vec<Card> = values
+                .iter()
+                .filter(|&&(_, v)| v == best)
+                .map(|&(c, _)| c)
+                .collect();
+            for &(c, value) in &values {
+                let g = s.grade(pos, c).unwrap();
+                assert_eq!(g.value, value, "endgame {i}, {c:?} under {rules:?}");
+                assert_eq!(g.best, best, "endgame {i}, {c:?} under {rules:?}");
+                assert_eq!(g.best_cards, best_cards, "endgame {i}, {c:?}");
+                graded += 1;
+                worse += usize::from(value < best);
+            }
+        }
+    }
+    assert!(worse > 0 && worse < graded, "{worse} of {graded}");
+}
+
+#[test]
 fn it_agrees_with_the_last_tricks_solver() {
     for i in 0..ENDGAMES {
         let rules = rules_of(i + 7);
