@@ -1,8 +1,9 @@
-//! The analysis itself, pure: a finished match replayed move by move, and
-//! before every card played, the exact value of each legal card of that
-//! position from the whole-hand solver ([`DealSolver`]), within a node
-//! budget per position; before every bidding decision, each legal
-//! action's value estimated by the expert's bid search ([`super::bids`]).
+//! The analysis itself, pure: a finished match replayed move by move; for
+//! every card played, the exact value of that card and of the best legal
+//! card of its position from the whole-hand solver ([`DealSolver::grade`]),
+//! within a node budget per position (a hand's cards are solved from its
+//! last to its first); before every bidding decision, each legal action's
+//! value estimated by the expert's bid search ([`super::bids`]).
 
 use super::bids::{self, BidValue};
 use crate::bots::dds::DealSolver;
@@ -141,18 +142,21 @@ pub fn analyze(
     let mut hands: Vec<HandAnalysis> = Vec::new();
     let mut events = Vec::new();
     let mut dealt = 0u32;
+    // The cards of the hand being replayed, valued when it ends.
+    let mut cards: Vec<(HandState, Seat, Card)> = Vec::with_capacity(48);
     for (index, mv) in game.moves().into_iter().enumerate() {
         match (mv, replay.hand.as_ref()) {
             (Move::Act(_, Action::Deal), _) => dealt += 1,
             (Move::Act(seat, action), Some(h)) if dealt <= budget.max_hands => {
                 if hands.last().is_none_or(|last| last.number != h.number) {
+                    if let Some(last) = hands.last_mut() {
+                        value_cards(&mut solver, budget, &mut cards, last, &mut progress);
+                    }
                     hands.push(hand_entry(game, h));
                 }
                 let entry = hands.last_mut().ok_or("no hand entry")?;
                 if let Action::Play { card } = action {
-                    solver.set_budget(budget.nodes_per_card);
-                    entry.cards.push(value_card(&mut solver, h, seat, card));
-                    progress();
+                    cards.push((h.clone(), seat, card));
                 } else if budget.playouts_per_bid > 0 && bids::is_decision(action) {
                     let playouts = budget.playouts_per_bid;
                     let valued = bids::value(&replay, seat, action, playouts, index);
@@ -167,6 +171,9 @@ pub fn analyze(
             .map_err(|e| format!("{mv:?}: {e}"))?;
         events.clear();
     }
+    if let Some(last) = hands.last_mut() {
+        value_cards(&mut solver, budget, &mut cards, last, &mut progress);
+    }
     Ok(MatchAnalysis {
         hands,
         hands_played: dealt,
@@ -175,17 +182,57 @@ pub fn analyze(
     })
 }
 
-/// `seat`'s `card` played in `h`, valued by `solver` within its budget.
-fn value_card(solver: &mut DealSolver, h: &HandState, seat: Seat, card: Card) -> CardValue {
-    let solved = solver
-        .solve_each(h)
-        .and_then(|values| solved(&values, card));
-    CardValue {
-        trick: h.tricks.len() as u8 + 1,
-        seat,
-        card,
-        solved,
+/// Values one hand's `cards` (each with the position it was played in,
+/// in the order played) into its `entry`, calling `progress` after each.
+///
+/// Each side's cards are solved from its last to its first: the later
+/// positions cost the least, and the table keeps what their searches found
+/// for the earlier ones, whose searches reach them (the table serves one
+/// side at a time, both in the pairs game). Once one of a side's cards is
+/// left unsolved, its earlier ones are left unsolved without a search:
+/// they would cost more still.
+fn value_cards(
+    solver: &mut DealSolver,
+    budget: Budget,
+    cards: &mut Vec<(HandState, Seat, Card)>,
+    entry: &mut HandAnalysis,
+    progress: &mut impl FnMut(),
+) {
+    let table = solver.rules().variant.table();
+    let mut valued: Vec<Option<Solved>> = vec![None; cards.len()];
+    for side in 0..table.sides() {
+        let mut given_up = false;
+        for (i, (h, seat, card)) in cards.iter().enumerate().rev() {
+            if table.side(*seat) != side {
+                continue;
+            }
+            if !given_up {
+                solver.set_budget(budget.nodes_per_card);
+                valued[i] = solved(solver, h, *card);
+                given_up = valued[i].is_none();
+            }
+            progress();
+        }
     }
+    let cards = cards.drain(..).zip(valued);
+    entry
+        .cards
+        .extend(cards.map(|((h, seat, card), solved)| CardValue {
+            trick: h.tricks.len() as u8 + 1,
+            seat,
+            card,
+            solved,
+        }));
+}
+
+/// `card` played in `h`, valued by `solver` within its budget.
+fn solved(solver: &mut DealSolver, h: &HandState, card: Card) -> Option<Solved> {
+    let g = solver.grade(h, card)?;
+    Some(Solved {
+        value: u8::try_from(g.value).ok()?,
+        best: u8::try_from(g.best).ok()?,
+        best_cards: g.best_cards,
+    })
 }
 
 /// The entry of the hand `h` (being bid or played), its trump, multiplier
@@ -208,22 +255,6 @@ fn hand_entry(game: &Match, h: &HandState) -> HandAnalysis {
         bids: Vec::new(),
         cards: Vec::with_capacity(48),
     }
-}
-
-/// The played card's value beside the best of `values` (every legal card's).
-fn solved(values: &[(Card, i32)], played: Card) -> Option<Solved> {
-    let value = values.iter().find(|(c, _)| *c == played)?.1;
-    let best = values.iter().map(|&(_, v)| v).max()?;
-    let best_cards = values
-        .iter()
-        .filter(|&&(_, v)| v == best)
-        .map(|&(c, _)| c)
-        .collect();
-    Some(Solved {
-        value: u8::try_from(value).ok()?,
-        best: u8::try_from(best).ok()?,
-        best_cards,
-    })
 }
 
 #[cfg(test)]
@@ -262,6 +293,7 @@ mod tests {
 
     #[test]
     fn every_card_is_valued_in_order_and_the_last_tricks_within_any_budget() {
+        let mut given_up = 0;
         for variant in Variant::ALL {
             let game = played(variant, 1);
             let budget = budget(1, 5_000, 0);
@@ -286,12 +318,23 @@ mod tests {
                 assert!(s.value <= s.best, "{c:?}");
                 assert_eq!(s.best_cards.contains(&c.card), s.cost() == 0, "{c:?}");
             }
+            // Each side's cards are solved from its last: the solved ones
+            // are its last ones.
+            for side in 0..table.sides() {
+                let mine = cards.iter().filter(|c| table.side(c.seat) == side);
+                let solved: Vec<bool> = mine.map(|c| c.solved.is_some()).collect();
+                let first = solved.iter().position(|&s| s).unwrap_or(solved.len());
+                let rest = &solved[first..];
+                assert!(rest.iter().all(|&s| s), "{variant:?}: {solved:?}");
+                given_up += usize::from(first > 0);
+            }
             let last = cards.iter().filter(|c| c.trick as usize == h.tricks.len());
             assert!(last.clone().count() > 0 && last.clone().all(|c| c.solved.is_some()));
             // The last card of a hand has nothing to choose.
             let end = cards.last().unwrap().solved.as_ref().unwrap();
             assert_eq!(end.cost(), 0);
         }
+        assert!(given_up > 0, "this budget leaves some first cards unsolved");
     }
 
     #[test]
