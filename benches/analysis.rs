@@ -6,8 +6,9 @@
 //! (defaults: 5 pairs matches to 101, `Limits::default()`'s budget).
 //! Prints per match its hands, cards, bidding decisions valued, unsolved
 //! cards, solver nodes and time (CPU time of the thread, what it costs on
-//! one core whatever else the machine runs, and wall time); then mean, p95
-//! and max CPU milliseconds a match and a card.
+//! one core whatever else the machine runs, and wall time); then the
+//! unsolved cards by trick, and mean, p95 and max CPU milliseconds a match
+//! and a card.
 
 use std::time::Instant;
 
@@ -80,6 +81,8 @@ fn main() {
         rules.target
     );
     let (mut per_match, mut per_card) = (Vec::new(), Vec::new());
+    // Unsolved cards by the trick they were played to.
+    let mut unsolved = [0usize; 12];
     for n in 0..matches {
         let game = played(&rules, n);
         let (start, cpu) = (Instant::now(), cpu_ms());
@@ -95,9 +98,14 @@ fn main() {
             a.unsolved(),
             a.nodes
         );
+        let cards_of = a.hands.iter().flat_map(|h| &h.cards);
+        for c in cards_of.filter(|c| c.solved.is_none()) {
+            unsolved[usize::from(c.trick).clamp(1, 12) - 1] += 1;
+        }
         per_match.push(ms);
         per_card.push(ms / cards.max(1) as f64);
     }
+    println!("unsolved cards by trick (1 to 12): {unsolved:?}");
     stats("per match", per_match);
     stats("per card", per_card);
 }

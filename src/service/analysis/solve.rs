@@ -1,8 +1,8 @@
 //! The analysis itself, pure: a finished match replayed move by move; for
 //! every card played, the exact value of that card and of the best legal
 //! card of its position from the whole-hand solver ([`DealSolver::grade`]),
-//! within a node budget per position (a hand's cards are solved from its
-//! last to its first); before every bidding decision, each legal action's
+//! within a node budget per position (each side's cards of a hand are
+//! solved from its last to its first); before every bidding decision, each legal action's
 //! value estimated by the expert's bid search ([`super::bids`]).
 
 use super::bids::{self, BidValue};
@@ -187,9 +187,10 @@ pub fn analyze(
 ///
 /// Each side's cards are solved from its last to its first: the later
 /// positions cost the least, and the table keeps what their searches found
-/// for the earlier ones, whose searches reach them (the table serves one
-/// side at a time, both in the pairs game). Once one of a side's cards is
-/// left unsolved, its earlier ones are left unsolved without a search:
+/// for the earlier ones, whose searches reach them (in the pairs game one
+/// table serves both sides; in the individual variants every seat is a
+/// side, so the table lives through its cards). Once one of a side's cards
+/// is left unsolved, its earlier ones are left unsolved without a search:
 /// they would cost more still.
 fn value_cards(
     solver: &mut DealSolver,
