@@ -155,7 +155,17 @@ impl DealSolver {
     /// Only `played` is solved exactly: each other card is first asked
     /// whether it reaches the best value so far (one zero-window search,
     /// which a worse card fails), and solved only when it does better.
-    pub fn grade(&mut self, h: &HandState, played: Card) -> Option<Grade> {
+    ///
+    /// `after`, when known, is the position `played` leads to, already
+    /// graded: the seat to play there and the `best` of its grade. Then
+    /// `played` needs no search when that seat is of its side, or in the
+    /// pairs game (the other side takes the rest).
+    pub fn grade(
+        &mut self,
+        h: &HandState,
+        played: Card,
+        after: Option<(Seat, i32)>,
+    ) -> Option<Grade> {
         if !self.root(h, h.turn) {
             return None;
         }
@@ -169,7 +179,15 @@ impl DealSolver {
         let mine = run(played);
         let guess = self.playout();
         let gained = self.play(mine, beat.contains(mine));
-        let value = gained + self.exact(guess - gained);
+        let known = after.and_then(|(seat, best)| {
+            let table = self.pos.table;
+            if table.side(seat) == self.side {
+                Some(best)
+            } else {
+                (table.sides() == 2).then(|| self.pos.left - best)
+            }
+        });
+        let value = gained + known.unwrap_or_else(|| self.exact(guess - gained));
         self.pos = root;
         let (mut best, mut best_runs) = (value, vec![mine]);
         for &c in ordered(&root, legal, beat, [None; 2]).as_slice() {

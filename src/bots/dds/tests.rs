@@ -107,9 +107,11 @@ fn a_graded_card_and_the_best_are_the_plain_minimax_s() {
         let mut s = DealSolver::with_table_bits(&rules, 12);
         let mut next = h.without_records();
         next.play_known(table, h.legal_cards(&rules, table).lowest().unwrap());
+        // The plain minimax's memo, one a side (its values are a side's).
+        let mut memos: [HashMap<_, _>; 4] = Default::default();
         for pos in [&h, &next, &h].into_iter().filter(|p| p.in_play()) {
             let side = table.side(pos.turn);
-            let values = each_card(&rules, pos, side, &mut HashMap::new());
+            let values = each_card(&rules, pos, side, &mut memos[side as usize]);
             let best = values.iter().map(|&(_, v)| v).max().unwrap();
             let best_cards: Vec<Card> = values
                 .iter()
@@ -117,12 +119,23 @@ fn a_graded_card_and_the_best_are_the_plain_minimax_s() {
                 .map(|&(c, _)| c)
                 .collect();
             for &(c, value) in &values {
-                let g = s.grade(pos, c).unwrap();
+                let g = s.grade(pos, c, None).unwrap();
                 assert_eq!(g.value, value, "endgame {i}, {c:?} under {rules:?}");
                 assert_eq!(g.best, best, "endgame {i}, {c:?} under {rules:?}");
                 assert_eq!(g.best_cards, best_cards, "endgame {i}, {c:?}");
                 graded += 1;
                 worse += usize::from(value < best);
+                // Told the best of the position the card leads to, as the
+                // next card's grade says it, the same grade.
+                let mut after = pos.without_records();
+                after.play_known(table, c);
+                if after.in_play() {
+                    let side = table.side(after.turn);
+                    let next = each_card(&rules, &after, side, &mut memos[side as usize]);
+                    let next_best = next.iter().map(|&(_, v)| v).max().unwrap();
+                    let told = s.grade(pos, c, Some((after.turn, next_best)));
+                    assert_eq!(told, Some(g), "endgame {i}, {c:?} under {rules:?}");
+                }
             }
         }
     }

@@ -1,8 +1,8 @@
 //! The analysis itself, pure: a finished match replayed move by move; for
 //! every card played, the exact value of that card and of the best legal
 //! card of its position from the whole-hand solver ([`DealSolver::grade`]),
-//! within a node budget per position (each side's cards of a hand are
-//! solved from its last to its first); before every bidding decision, each legal action's
+//! within a node budget per position (a hand's cards are solved from the
+//! last to the first); before every bidding decision, each legal action's
 //! value estimated by the expert's bid search ([`super::bids`]).
 
 use super::bids::{self, BidValue};
@@ -185,13 +185,16 @@ pub fn analyze(
 /// Values one hand's `cards` (each with the position it was played in,
 /// in the order played) into its `entry`, calling `progress` after each.
 ///
-/// Each side's cards are solved from its last to its first: the later
-/// positions cost the least, and the table keeps what their searches found
-/// for the earlier ones, whose searches reach them (in the pairs game one
-/// table serves both sides; in the individual variants every seat is a
-/// side, so the table lives through its cards). Once one of a side's cards
-/// is left unsolved, its earlier ones are left unsolved without a search:
-/// they would cost more still.
+/// The cards are solved from the last to the first: the later positions
+/// cost the least, and the table keeps what their searches found for the
+/// earlier ones, whose searches reach them. A card's value is the next
+/// card's best, when that card was solved and the solver can read one
+/// from the other ([`DealSolver::grade`]'s `after`). In the pairs game one
+/// table serves both sides, so the hand is one pass; in the individual
+/// variants every seat is a side, with a pass of its own so that the
+/// table lives through its cards. Once one of a side's cards is left
+/// unsolved, its earlier ones are left unsolved without a search: they
+/// would cost more still.
 fn value_cards(
     solver: &mut DealSolver,
     budget: Budget,
@@ -200,18 +203,24 @@ fn value_cards(
     progress: &mut impl FnMut(),
 ) {
     let table = solver.rules().variant.table();
+    let passes = if table.sides() == 2 { 1 } else { table.sides() };
     let mut valued: Vec<Option<Solved>> = vec![None; cards.len()];
-    for side in 0..table.sides() {
-        let mut given_up = false;
+    for pass in 0..passes {
+        let mut given_up = [false; 4];
+        // The seat of the card after this one and its best, when solved.
+        let mut after = None;
         for (i, (h, seat, card)) in cards.iter().enumerate().rev() {
-            if table.side(*seat) != side {
+            let side = usize::from(table.side(*seat));
+            if passes > 1 && side != usize::from(pass) {
+                after = None;
                 continue;
             }
-            if !given_up {
+            if !given_up[side] {
                 solver.set_budget(budget.nodes_per_card);
-                valued[i] = solved(solver, h, *card);
-                given_up = valued[i].is_none();
+                valued[i] = solved(solver, h, *card, after);
+                given_up[side] = valued[i].is_none();
             }
+            after = valued[i].as_ref().map(|s| (*seat, i32::from(s.best)));
             progress();
         }
     }
@@ -226,9 +235,15 @@ fn value_cards(
         }));
 }
 
-/// `card` played in `h`, valued by `solver` within its budget.
-fn solved(solver: &mut DealSolver, h: &HandState, card: Card) -> Option<Solved> {
-    let g = solver.grade(h, card)?;
+/// `card` played in `h`, valued by `solver` within its budget (`after`:
+/// the next card's seat and best, when solved).
+fn solved(
+    solver: &mut DealSolver,
+    h: &HandState,
+    card: Card,
+    after: Option<(Seat, i32)>,
+) -> Option<Solved> {
+    let g = solver.grade(h, card, after)?;
     Some(Solved {
         value: u8::try_from(g.value).ok()?,
         best: u8::try_from(g.best).ok()?,
