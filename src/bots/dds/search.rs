@@ -177,7 +177,6 @@ impl DealSolver {
         let alive = root.alive();
         let run = |c| super::super::solver::representative(c, legal, alive);
         let mine = run(played);
-        let guess = self.playout();
         let gained = self.play(mine, beat.contains(mine));
         let known = after.and_then(|(seat, best)| {
             let table = self.pos.table;
@@ -187,7 +186,11 @@ impl DealSolver {
                 (table.sides() == 2).then(|| self.pos.left - best)
             }
         });
-        let value = gained + known.unwrap_or_else(|| self.exact(guess - gained));
+        let value = gained
+            + known.unwrap_or_else(|| {
+                let guess = self.playout();
+                self.exact(guess)
+            });
         self.pos = root;
         let (mut best, mut best_runs) = (value, vec![mine]);
         for &c in ordered(&root, legal, beat, [None; 2]).as_slice() {
