@@ -98,8 +98,7 @@ fn main() {
             a.unsolved(),
             a.nodes
         );
-        let cards_of = a.hands.iter().flat_map(|h| &h.cards);
-        for c in cards_of.filter(|c| c.solved.is_none()) {
+        for c in a.unsolved_cards() {
             unsolved[usize::from(c.trick).clamp(1, 12) - 1] += 1;
         }
         per_match.push(ms);

@@ -94,11 +94,15 @@ pub struct MatchAnalysis {
 impl MatchAnalysis {
     /// The cards left unsolved (past the node budget).
     pub fn unsolved(&self) -> usize {
+        self.unsolved_cards().count()
+    }
+
+    /// Each card left unsolved, in the order played.
+    pub fn unsolved_cards(&self) -> impl Iterator<Item = &CardValue> {
         self.hands
             .iter()
             .flat_map(|h| &h.cards)
             .filter(|c| c.solved.is_none())
-            .count()
     }
 }
 
