@@ -9,6 +9,13 @@ use super::bids::{self, BidValue};
 use crate::bots::dds::DealSolver;
 use crate::rules::{Action, Card, HandState, Match, Move, Seat, Trump};
 
+/// Entries of an analysis's solver table: `2^20` (32 MiB, one table per
+/// analysis running). A hand's table serves the searches of its earlier
+/// cards, which reach the positions of its later ones: four times the
+/// default table leaves about a tenth fewer cards unsolved in the pairs
+/// game for the same time (docs/benchmarks.md).
+pub const TABLE_BITS: u32 = 20;
+
 /// How much work one analysis may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -142,7 +149,7 @@ pub fn analyze(
     mut progress: impl FnMut(),
 ) -> Result<MatchAnalysis, String> {
     let mut replay = Match::new(game.rules.clone(), game.seed).map_err(|e| e.to_string())?;
-    let mut solver = DealSolver::new(&game.rules);
+    let mut solver = DealSolver::with_table_bits(&game.rules, TABLE_BITS);
     let mut hands: Vec<HandAnalysis> = Vec::new();
     let mut events = Vec::new();
     let mut dealt = 0u32;
