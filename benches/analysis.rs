@@ -69,6 +69,7 @@ fn main() {
     let limits = Limits::default();
     let budget = Budget {
         nodes_per_card: arg(2).map_or(limits.analysis_nodes_per_card, |a| a.parse().unwrap()),
+        nodes_per_match: limits.analysis_nodes_per_match,
         max_hands: arg(3).map_or(limits.analysis_hands, |a| a.parse().unwrap()),
         playouts_per_bid: arg(4).map_or(limits.analysis_playouts_per_bid, |a| a.parse().unwrap()),
     };

@@ -102,6 +102,9 @@ pub struct Limits {
     /// The solver's budget for one card of an analysis, in positions
     /// visited; past it the card is left unsolved.
     pub analysis_nodes_per_card: u64,
+    /// The solver's budget for a whole analysis, in positions visited;
+    /// past it the cards still to value are left unsolved.
+    pub analysis_nodes_per_match: u64,
     /// The bid search's playouts for one bidding decision of an analysis
     /// (0: the bidding is not valued).
     pub analysis_playouts_per_bid: u32,
@@ -139,6 +142,7 @@ impl Default for Limits {
             analysis_kept: 64,
             analysis_hands: 24,
             analysis_nodes_per_card: 16_000_000,
+            analysis_nodes_per_match: 2_000_000_000,
             analysis_playouts_per_bid: 2_000,
             max_hands_per_match: 1000,
             rated_clock_ms: 120_000,

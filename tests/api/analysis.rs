@@ -360,6 +360,8 @@ async fn unknown_match_and_wrong_token_are_refused(backend: Backend) {
     // Every card and every bidding decision (the trump choice at least).
     assert!(body["progress"]["total"].as_u64() > Some(48), "{body}");
     assert_eq!(body["budget"]["nodes_per_card"], NODES_PER_CARD);
+    let per_match = Limits::default().analysis_nodes_per_match;
+    assert_eq!(body["budget"]["nodes_per_match"], per_match);
     assert_eq!(body["budget"]["playouts_per_bid"], PLAYOUTS_PER_BID);
 }
 

@@ -47,6 +47,10 @@ pub struct AnalysisBudget {
     /// The positions the solver may visit for one card; past it the card
     /// is answered with `solved: false`.
     pub nodes_per_card: u64,
+    /// The positions the solver may visit for the whole analysis; once
+    /// they are spent, the cards still to value are answered with
+    /// `solved: false`.
+    pub nodes_per_match: u64,
     /// The bid search's playouts for one bidding decision (one playout:
     /// one action tried on one sampled deal, played to the end of the
     /// hand); 0 when the bidding is not valued.
@@ -125,8 +129,9 @@ pub struct CardAnalysis {
     pub seat: Seat,
     /// The card.
     pub card: Card,
-    /// Whether the solver finished within `budget.nodes_per_card`; when not,
-    /// `value`, `best` and `cost` are null and `best_cards` empty.
+    /// Whether the solver finished within `budget.nodes_per_card` (and
+    /// `budget.nodes_per_match`); when not, `value`, `best` and `cost` are
+    /// null and `best_cards` empty.
     pub solved: bool,
     /// The card's value.
     pub value: Option<u8>,
@@ -262,6 +267,7 @@ impl Analysis {
         let budget = AnalysisBudget {
             max_hands: budget.max_hands,
             nodes_per_card: budget.nodes_per_card,
+            nodes_per_match: budget.nodes_per_match,
             playouts_per_bid: budget.playouts_per_bid,
         };
         match read {

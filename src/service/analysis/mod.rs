@@ -116,6 +116,7 @@ impl Analyses {
             budget: Budget {
                 max_hands: limits.analysis_hands,
                 nodes_per_card: limits.analysis_nodes_per_card,
+                nodes_per_match: limits.analysis_nodes_per_match,
                 playouts_per_bid: limits.analysis_playouts_per_bid,
             },
         })
@@ -242,6 +243,7 @@ mod tests {
         let budget = Budget {
             max_hands: 1,
             nodes_per_card: 1,
+            nodes_per_match: 1,
             playouts_per_bid: 0,
         };
         MatchAnalysis {

@@ -25,6 +25,9 @@ pub struct Budget {
     /// The positions the solver may visit for one card played; past it the
     /// card is left unsolved.
     pub nodes_per_card: u64,
+    /// The positions the solver may visit for the whole analysis; once
+    /// they are spent, the cards still to value are left unsolved.
+    pub nodes_per_match: u64,
     /// The playouts of the bid search for one bidding decision (0: the
     /// bidding is not valued).
     pub playouts_per_bid: u32,
@@ -205,7 +208,8 @@ pub fn analyze(
 /// variants every seat is a side, with a pass of its own so that the
 /// table lives through its cards. Once one of a side's cards is left
 /// unsolved, its earlier ones are left unsolved without a search: they
-/// would cost more still.
+/// would cost more still. Once the analysis has spent
+/// `budget.nodes_per_match`, no card is searched.
 fn value_cards(
     solver: &mut DealSolver,
     budget: Budget,
@@ -226,8 +230,11 @@ fn value_cards(
                 after = None;
                 continue;
             }
-            if !given_up[side] {
-                solver.set_budget(budget.nodes_per_card);
+            // What the analysis may still spend (the solver counts all of
+            // its positions).
+            let left = budget.nodes_per_match.saturating_sub(solver.nodes);
+            if !given_up[side] && left > 0 {
+                solver.set_budget(budget.nodes_per_card.min(left));
                 valued[i] = solved(solver, h, *card, after);
                 given_up[side] = valued[i].is_none();
             }

@@ -12,6 +12,7 @@ fn budget(max_hands: u32, nodes_per_card: u64, playouts_per_bid: u32) -> Budget 
     Budget {
         max_hands,
         nodes_per_card,
+        nodes_per_match: u64::MAX,
         playouts_per_bid,
     }
 }
@@ -77,6 +78,29 @@ fn every_card_is_valued_in_order_and_the_last_tricks_within_any_budget() {
         assert_eq!(end.cost(), 0);
     }
     assert!(given_up > 0, "this budget leaves some first cards unsolved");
+}
+
+#[test]
+fn no_card_is_searched_once_the_match_budget_is_spent() {
+    let game = played(Variant::Pairs, 2);
+    let free = analyze(&game, budget(2, 50_000, 0), || {}).unwrap();
+    let cap = free.nodes / 2;
+    let capped = Budget {
+        nodes_per_match: cap,
+        ..budget(2, 50_000, 0)
+    };
+    let a = analyze(&game, capped, || {}).unwrap();
+    // The search that reaches the cap stops one position past it.
+    assert!(a.nodes <= cap + 1, "{} > {cap}", a.nodes);
+    assert!(a.unsolved() > free.unsolved());
+    let cards = |m: &MatchAnalysis| m.hands.iter().flat_map(|h| &h.cards).cloned().collect();
+    let (got, all): (Vec<CardValue>, Vec<CardValue>) = (cards(&a), cards(&free));
+    assert_eq!(got.len(), all.len(), "every card is still listed");
+    for (c, f) in got.iter().zip(&all) {
+        if c.solved.is_some() {
+            assert_eq!(c, f, "what it solved, it solved as without the cap");
+        }
+    }
 }
 
 #[test]
