@@ -1,9 +1,10 @@
 //! The analysis itself, pure: a finished match replayed move by move; for
 //! every card played, the exact value of that card and of the best legal
 //! card of its position from the whole-hand solver ([`DealSolver::grade`]),
-//! within a node budget per position (a hand's cards are solved from the
-//! last to the first); before every bidding decision, each legal action's
-//! value estimated by the expert's bid search ([`super::bids`]).
+//! within a node budget per position and one per match (a hand's cards
+//! are solved from the last to the first); before every bidding decision,
+//! each legal action's value estimated by the expert's bid search
+//! ([`super::bids`]).
 
 use super::bids::{self, BidValue};
 use crate::bots::dds::DealSolver;
@@ -11,9 +12,10 @@ use crate::rules::{Action, Card, HandState, Match, Move, Seat, Trump};
 
 /// Entries of an analysis's solver table: `2^20` (32 MiB, one table per
 /// analysis running). A hand's table serves the searches of its earlier
-/// cards, which reach the positions of its later ones: four times the
-/// default table leaves about a tenth fewer cards unsolved in the pairs
-/// game for the same time (docs/benchmarks.md).
+/// cards, which reach the positions of its later ones: at 4,000,000
+/// positions a card, four times the default table left about a tenth
+/// fewer cards unsolved in the pairs game for the same time
+/// (docs/benchmarks.md).
 pub const TABLE_BITS: u32 = 20;
 
 /// How much work one analysis may do.
