@@ -90,7 +90,7 @@ fn main() {
         let a = analyze(&game, budget, || {}).expect("the match replays");
         let ms = cpu_ms() - cpu;
         let wall = start.elapsed().as_secs_f64() * 1e3;
-        let cards: usize = a.hands.iter().map(|h| h.cards.len()).sum();
+        let cards = a.cards().count();
         let bids: usize = a.hands.iter().map(|h| h.bids.len()).sum();
         println!(
             "match {n}: {} hands ({} analysed), {cards} cards, {bids} bids, {} unsolved, {} nodes, {ms:.0} ms CPU ({wall:.0} ms wall)",

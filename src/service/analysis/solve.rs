@@ -109,12 +109,14 @@ impl MatchAnalysis {
         self.unsolved_cards().count()
     }
 
+    /// Each card valued, in the order played, hand after hand.
+    pub fn cards(&self) -> impl Iterator<Item = &CardValue> {
+        self.hands.iter().flat_map(|h| &h.cards)
+    }
+
     /// Each card left unsolved, in the order played.
     pub fn unsolved_cards(&self) -> impl Iterator<Item = &CardValue> {
-        self.hands
-            .iter()
-            .flat_map(|h| &h.cards)
-            .filter(|c| c.solved.is_none())
+        self.cards().filter(|c| c.solved.is_none())
     }
 }
 
