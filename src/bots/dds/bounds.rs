@@ -67,21 +67,35 @@ fn lowest_points(set: CardSet, n: u32) -> i32 {
         .sum()
 }
 
-/// The points of the strongest trumps still in play that the seats of
-/// `ours` (a mask of seats) hold, from the top down to the first held by
-/// another seat: wherever each is played, the trick goes to a seat of
-/// `ours` (only a stronger trump beats it). And a trick point for each of
-/// them that one seat holds (a seat plays one card a trick; two partners
-/// may put theirs on the same trick).
-pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
-    let Some(t) = pos.trump else { return 0 };
+/// The points of the strongest trumps still in play that one side holds,
+/// from the top down to the first held by the other side: wherever each
+/// is played, the trick goes to that side (only a stronger trump beats
+/// it). And a trick point for each of them that one seat holds (a seat
+/// plays one card a trick; two partners may put theirs on the same
+/// trick). Answered for the seats of `ours` (a mask of seats) and for the
+/// others: only the side that holds the strongest trump has any.
+pub(super) fn top_trumps(pos: &Pos, ours: u8) -> (i32, i32) {
+    let Some(t) = pos.trump else { return (0, 0) };
+    let mut suit = pos.alive() & t.mask();
+    let Some(top) = highest(suit) else {
+        return (0, 0);
+    };
+    // The side of the seat that holds the strongest trump (a trump on the
+    // trick in progress is nobody's: then neither side has any).
+    let Some(holder) = pos.hands.iter().position(|h| h.contains(top)) else {
+        return (0, 0);
+    };
+    let side = if ours & (1 << holder) != 0 {
+        ours
+    } else {
+        !ours
+    };
     let mut mine = CardSet::EMPTY;
     for (i, &h) in pos.hands.iter().enumerate() {
-        if ours & (1 << i) != 0 {
+        if side & (1 << i) != 0 {
             mine = mine | h;
         }
     }
-    let mut suit = pos.alive() & t.mask();
     let mut sure = 0;
     let mut count = [0i32; 4];
     while let Some(top) = highest(suit) {
@@ -94,7 +108,8 @@ pub(super) fn top_trumps(pos: &Pos, ours: u8) -> i32 {
         }
         suit.remove(top);
     }
-    sure + count.into_iter().max().unwrap_or(0)
+    let sure = sure + count.into_iter().max().unwrap_or(0);
+    if side == ours { (sure, 0) } else { (0, sure) }
 }
 
 /// The points of at most `most` masters of `hand` in a suit whose cards in

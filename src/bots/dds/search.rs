@@ -321,8 +321,8 @@ impl DealSolver {
         if need > hi {
             return hi;
         }
-        let key = Key::of(&self.pos);
         let held = self.pos.held();
+        let key = Key::of(&self.pos, held);
         let mut hint = None;
         let left = self.pos.left;
         if let Some(e) = self.table.get(&key) {
@@ -366,10 +366,7 @@ impl DealSolver {
     fn bounds(&self) -> (i32, i32) {
         let leading = self.pos.table.side(self.pos.turn) == self.side;
         let lead_sure = sure_points(&self.pos);
-        let (ours, theirs) = (
-            top_trumps(&self.pos, self.seats),
-            top_trumps(&self.pos, !self.seats),
-        );
+        let (ours, theirs) = top_trumps(&self.pos, self.seats);
         let (lo, theirs) = if leading {
             (lead_sure.max(ours), theirs)
         } else {

@@ -30,12 +30,14 @@ const LOW: u64 = 0x7F;
 pub(super) struct Key {
     packed: [u64; 3],
     leader: u8,
+    /// Mixes every bit of the rest: picks the bucket.
+    hash: u64,
 }
 
 impl Key {
-    /// The key of `pos` (at a trick start).
-    pub fn of(pos: &Pos) -> Key {
-        let alive = pos.held().0;
+    /// The key of `pos` (at a trick start) whose cards held are `held`.
+    pub fn of(pos: &Pos, held: CardSet) -> Key {
+        let alive = held.0;
         let mut out = [0u64; 4];
         for (o, h) in out.iter_mut().zip(pos.hands) {
             *o = h.0 & !spread(LOW);
@@ -52,28 +54,31 @@ impl Key {
                 low ^= b;
             }
         }
+        let packed = [
+            out[0] | out[1] << 48,
+            out[1] >> 16 | out[2] << 32,
+            out[2] >> 32 | out[3] << 16,
+        ];
         Key {
-            packed: [
-                out[0] | out[1] << 48,
-                out[1] >> 16 | out[2] << 32,
-                out[2] >> 32 | out[3] << 16,
-            ],
+            packed,
             leader: pos.turn,
+            hash: hash(packed, pos.turn),
         }
     }
+}
 
-    fn hash(&self) -> u64 {
-        let mut h = u64::from(self.leader);
-        for &x in &self.packed {
-            h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            h ^= h >> 29;
-        }
-        // The low bits of a product see only the low bits of its factors:
-        // mix every bit into the ones that pick the bucket.
-        h ^= h >> 32;
-        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        h ^ h >> 33
+/// Mixes a key's cards and leader.
+fn hash(packed: [u64; 3], leader: u8) -> u64 {
+    let mut h = u64::from(leader);
+    for &x in &packed {
+        h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
     }
+    // The low bits of a product see only the low bits of its factors:
+    // mix every bit into the ones that pick the bucket.
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^ h >> 33
 }
 
 /// `m` (a mask of suit 0) repeated in every suit.
@@ -156,7 +161,7 @@ impl Table {
     /// The entry of `key`, if stored.
     #[inline]
     pub fn get(&self, key: &Key) -> Option<&Entry> {
-        let i = key.hash() as usize & self.mask;
+        let i = key.hash as usize & self.mask;
         self.entries[i..i + 2]
             .iter()
             .find(|e| e.holds(key, self.generation))
@@ -166,7 +171,7 @@ impl Table {
     /// at most it, with the card that decided it; `cost`: the bit length of
     /// the positions its search visited.
     pub fn store(&mut self, key: &Key, bound: i32, reached: bool, best: u8, cost: u8) {
-        let i = key.hash() as usize & self.mask;
+        let i = key.hash as usize & self.mask;
         let g = self.generation;
         let [a, b] = &mut self.entries[i..i + 2] else {
             unreachable!()

@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 
 use super::deals::{seeded_deal, seeded_endgame};
+use super::order::ordered;
 use super::pos::Pos;
 use super::table::{Key, Table, decode, encode};
 use super::{DealSolver, bounds::sure_points};
-use crate::bots::solver::Solver;
+use crate::bots::solver::{Solver, representative};
 use crate::rules::random::random_card;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Variant};
 
@@ -185,6 +186,44 @@ fn the_legal_cards_are_the_engine_s() {
 }
 
 #[test]
+fn the_moves_are_one_card_of_each_run_the_first_ones_first() {
+    for i in 0..90 {
+        let rules = rules_of(i);
+        let table = rules.variant.table();
+        let mut h = seeded_deal(&rules, i);
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(i);
+        while h.in_play() {
+            let pos = Pos::new(&rules, &h);
+            let (legal, beat) = pos.legal();
+            let runs: Vec<Card> = legal
+                .iter()
+                .filter(|&c| representative(c, legal, pos.alive()) == c)
+                .collect();
+            let first = [random_card(legal, &mut rng), random_card(legal, &mut rng)];
+            let moves = ordered(&pos, legal, beat, first);
+            let mut sorted = moves.as_slice().to_vec();
+            sorted.sort();
+            assert_eq!(sorted, runs, "deal {i} under {rules:?}");
+            // The first cards that lead their run come first, in order.
+            let mut leading = first.into_iter().flatten().filter(|c| runs.contains(c));
+            let expected: Vec<Card> = match (leading.next(), leading.next()) {
+                (Some(a), Some(b)) if a != b => vec![a, b],
+                (Some(a), _) => vec![a],
+                _ => vec![],
+            };
+            assert_eq!(moves.as_slice()[..expected.len()], expected[..]);
+            let c = random_card(legal, &mut rng).unwrap();
+            h.play_known(table, c);
+        }
+    }
+}
+
+/// The key of a trick start.
+fn key_of(pos: &Pos) -> Key {
+    Key::of(pos, pos.held())
+}
+
+#[test]
 fn keys_forget_only_which_zero_point_cards_are_gone() {
     let rules = Rules::default();
     let table = rules.variant.table();
@@ -202,8 +241,11 @@ fn keys_forget_only_which_zero_point_cards_are_gone() {
     );
     swapped.hands[0] = CardSet(swapped.hands[0].0 & !a.bit().0) | b.bit();
     swapped.hands[1] = CardSet(swapped.hands[1].0 & !b.bit().0) | a.bit();
-    assert_ne!(Key::of(&pos), Key::of(&swapped));
-    assert_ne!(Key::of(&pos), Key::of(&Pos { turn: 2, ..pos }));
+    assert_ne!(Key::of(&pos, pos.held()), Key::of(&swapped, swapped.held()));
+    assert_ne!(
+        Key::of(&pos, pos.held()),
+        Key::of(&Pos { turn: 2, ..pos }, pos.held())
+    );
     // A trick of zero-point cards played and another with other cards of
     // the same ranks relative to the rest: the same key when equivalent.
     let mut h2 = h.without_records();
@@ -211,14 +253,14 @@ fn keys_forget_only_which_zero_point_cards_are_gone() {
         let legal = h2.legal_cards(&rules, table);
         h2.play_known(table, legal.lowest().unwrap());
     }
-    let k = Key::of(&Pos::new(&rules, &h2));
-    assert_eq!(k, Key::of(&Pos::new(&rules, &h2)));
+    let k = key_of(&Pos::new(&rules, &h2));
+    assert_eq!(k, key_of(&Pos::new(&rules, &h2)));
 }
 
 #[test]
 fn the_table_forgets_its_entries_over_every_generation() {
     let rules = Rules::default();
-    let key = Key::of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
+    let key = key_of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
     let mut t = Table::new(4);
     t.store(&key, 30, true, 0, 12);
     assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, i8::MAX)));
