@@ -273,9 +273,16 @@ pub(super) fn each_distinct<T: Copy>(
 /// One card of each run of interchangeable cards of `legal`, its
 /// [`representative`] (`alive`: the cards in play).
 pub(super) fn distinct(legal: CardSet, alive: CardSet) -> impl Iterator<Item = Card> {
-    legal
-        .iter()
-        .filter(move |&c| representative(c, legal, alive) == c)
+    legal.iter().filter(move |&c| leads_run(c, legal, alive))
+}
+
+/// Whether `c` is its own [`representative`], in one step: the next
+/// stronger card in play of its suit, if any, is not a legal card with
+/// its points.
+#[inline]
+pub(super) fn leads_run(c: Card, legal: CardSet, alive: CardSet) -> bool {
+    let next = (c.higher_in_suit() & alive).lowest();
+    next.is_none_or(|n| !legal.contains(n) || n.points() != c.points())
 }
 
 /// The strongest card of `c`'s run in `legal`: the cards of its suit, with

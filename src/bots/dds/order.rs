@@ -3,6 +3,7 @@
 
 use crate::rules::{Card, CardSet};
 
+use super::super::solver::leads_run;
 use super::bounds::highest;
 use super::pos::Pos;
 
@@ -59,15 +60,6 @@ pub(super) fn ordered(pos: &Pos, legal: CardSet, beat: CardSet, first: [Option<C
         out.len += 1;
     }
     out
-}
-
-/// Whether `c` is the strongest card of its run in `legal`
-/// (`representative(c, legal, alive) == c`, [`crate::bots::solver`]): the next stronger card
-/// in play of its suit, if any, is not a legal card with its points.
-#[inline]
-fn leads_run(c: Card, legal: CardSet, alive: CardSet) -> bool {
-    let next = (c.higher_in_suit() & alive).lowest();
-    next.is_none_or(|n| !legal.contains(n) || n.points() != c.points())
 }
 
 /// A guess of how good `c` is for the seat to play.
