@@ -312,14 +312,9 @@ impl DealSolver {
         if self.pos.hands[self.pos.turn as usize].len() == 1 {
             return self.last_trick();
         }
-        // At least 0 and at most all that is left: a decided target is
-        // answered here.
-        let (lo, hi) = self.bounds();
-        if need <= lo {
-            return lo;
-        }
-        if need > hi {
-            return hi;
+        if decided {
+            let (lo, hi) = self.bounds();
+            return if need <= lo { lo } else { hi };
         }
         let held = self.pos.held();
         let key = Key::of(&self.pos, held);
@@ -339,6 +334,13 @@ impl DealSolver {
                 return ehi;
             }
             hint = decode(e.best, held);
+        }
+        let (lo, hi) = self.bounds();
+        if need <= lo {
+            return lo;
+        }
+        if need > hi {
+            return hi;
         }
         let before = self.nodes;
         let (v, best) = self.moves(need, hint);
