@@ -312,6 +312,10 @@ impl DealSolver {
         if self.pos.hands[self.pos.turn as usize].len() == 1 {
             return self.last_trick();
         }
+        // A decided target is answered by the bounds (at least 0, at most
+        // all that is left, so they settle it); any other looks in the
+        // table first, which settles most trick starts, and counts the
+        // bounds only when it does not.
         if decided {
             let (lo, hi) = self.bounds();
             return if need <= lo { lo } else { hi };
