@@ -74,6 +74,7 @@ fn tournament(n: usize, variant: Variant, format: Format) -> TournamentRecord {
         entries,
         units: Vec::new(),
         rounds: Vec::new(),
+        told_over: true,
     }
 }
 

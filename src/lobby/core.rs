@@ -88,6 +88,23 @@ impl LobbyCore {
         }
     }
 
+    /// Appends `event` to `player`'s stream unless an event with the key
+    /// `once` was appended before: what several instances may each try to
+    /// tell (see `tournaments/advance.rs`) reaches the player once.
+    ///
+    /// # Errors
+    /// `StoreUnavailable`, so that the caller tells again later.
+    pub async fn publish_once(
+        &self,
+        player: &str,
+        once: &str,
+        event: &PlayerEvent,
+    ) -> Result<(), Error> {
+        let body = records::encode(event)?;
+        self.store.push_event_once(player, once, &body).await?;
+        Ok(())
+    }
+
     /// [`list_match`](LobbyCore::list_match), a failure logged: the
     /// scheduler lists a finished match again when it settles it.
     async fn list_logged(&self, rec: &MatchRecord) {

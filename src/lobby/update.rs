@@ -341,6 +341,14 @@ mod tests {
         async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
             self.inner.push_event(player, event).await
         }
+        async fn push_event_once(
+            &self,
+            player: &str,
+            once: &str,
+            event: &str,
+        ) -> Result<Option<u64>, StoreError> {
+            self.inner.push_event_once(player, once, event).await
+        }
         async fn events_after(
             &self,
             player: &str,

@@ -61,3 +61,4 @@ mod table_races;
 mod tables;
 mod tournaments;
 mod tournaments_kill;
+mod tournaments_told;

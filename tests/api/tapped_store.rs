@@ -9,9 +9,10 @@ use async_trait::async_trait;
 use botifarra::lobby::store::{Doc, LobbyStore, Snapshot, StoreError};
 
 /// `inner`, with `on_insert` told of each document inserted, and
-/// `refuse_index` and `refuse_replace` deciding which `index_add`s and
-/// `replace`s fail as if the backend were down; `writes` counts every
-/// write asked (refused or not).
+/// `refuse_index`, `refuse_replace` and `refuse_once` deciding which
+/// `index_add`s, `replace`s and `push_event_once`s (by once-key) fail as
+/// if the backend were down; `writes` counts every write asked (refused
+/// or not).
 /// Says whether to refuse a replace of a `Doc` with the given state.
 pub type StateFilter = Box<dyn Fn(Doc, &str) -> bool + Send + Sync>;
 
@@ -21,6 +22,7 @@ pub struct TappedStore {
     pub refuse_index: Box<dyn Fn(&str) -> bool + Send + Sync>,
     pub refuse_replace: Box<dyn Fn(Doc) -> bool + Send + Sync>,
     pub refuse_state: StateFilter,
+    pub refuse_once: Box<dyn Fn(&str) -> bool + Send + Sync>,
     pub writes: Arc<AtomicU64>,
 }
 
@@ -33,6 +35,7 @@ impl TappedStore {
             refuse_index: Box::new(|_| false),
             refuse_replace: Box::new(|_| false),
             refuse_state: Box::new(|_, _| false),
+            refuse_once: Box::new(|_| false),
             writes: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -94,6 +97,18 @@ impl LobbyStore for TappedStore {
     async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
         self.wrote();
         self.inner.push_event(player, event).await
+    }
+    async fn push_event_once(
+        &self,
+        player: &str,
+        once: &str,
+        event: &str,
+    ) -> Result<Option<u64>, StoreError> {
+        self.wrote();
+        if (self.refuse_once)(once) {
+            return Err(StoreError::Unavailable("refused by the test".into()));
+        }
+        self.inner.push_event_once(player, once, event).await
     }
     async fn events_after(
         &self,

@@ -8,6 +8,7 @@
 //! entering, withdrawing and starting.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -73,8 +74,14 @@ pub(crate) async fn started(apps: &[TestApp], body: Value, n: usize) -> (String,
     (tid, who)
 }
 
+/// How long a player of [`play_all`] may take to hear its tournament end
+/// before the test fails (a lost `round_started` would otherwise leave
+/// it waiting on the move clocks for about an hour).
+const PLAY_DEADLINE: Duration = Duration::from_secs(600);
+
 /// Each player, in a task of its own, plays every match its stream names
-/// (`round_started`) until it hears `tournament_over`.
+/// (`round_started`) until it hears `tournament_over`, within
+/// [`PLAY_DEADLINE`].
 pub(crate) async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> Vec<Heard> {
     let tasks: Vec<_> = who
         .iter()
@@ -83,35 +90,10 @@ pub(crate) async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> 
             let app = TestApp::external(apps[i % apps.len()].base.clone());
             let (key, tid) = (p.key.clone(), tid.to_string());
             tokio::spawn(async move {
-                let mut heard = Heard::default();
-                let mut after = 0;
-                for _ in 0..2000 {
-                    let page = player_events(&app, &key, after, 2000).await;
-                    after = page["last_seq"].as_u64().unwrap_or(after);
-                    for e in page["events"].as_array().unwrap() {
-                        if e["tournament_id"] != tid.as_str() {
-                            continue;
-                        }
-                        match e["type"].as_str().unwrap() {
-                            "round_started" => {
-                                let round = e["round"].as_u64().unwrap() as u32;
-                                match e["match_id"].as_str() {
-                                    Some(m) => {
-                                        heard.rounds.push(round);
-                                        play_to_end(&app, m, &key).await;
-                                    }
-                                    None => heard.byes.push(round),
-                                }
-                            }
-                            "tournament_over" => {
-                                heard.over = Some(e.clone());
-                                return heard;
-                            }
-                            other => panic!("unexpected tournament event {other}"),
-                        }
-                    }
-                }
-                panic!("the tournament did not end for {key}");
+                let played = tokio::time::timeout(PLAY_DEADLINE, play_one(&app, &key, &tid)).await;
+                played.unwrap_or_else(|_| {
+                    panic!("player {i} did not hear the end in {PLAY_DEADLINE:?}")
+                })
             })
         })
         .collect();
@@ -120,6 +102,39 @@ pub(crate) async fn play_all(apps: &[TestApp], tid: &str, who: &[PlayerKey]) -> 
         out.push(t.await.unwrap());
     }
     out
+}
+
+/// One player of [`play_all`].
+async fn play_one(app: &TestApp, key: &str, tid: &str) -> Heard {
+    let mut heard = Heard::default();
+    let mut after = 0;
+    for _ in 0..2000 {
+        let page = player_events(app, key, after, 2000).await;
+        after = page["last_seq"].as_u64().unwrap_or(after);
+        for e in page["events"].as_array().unwrap() {
+            if e["tournament_id"] != tid {
+                continue;
+            }
+            match e["type"].as_str().unwrap() {
+                "round_started" => {
+                    let round = e["round"].as_u64().unwrap() as u32;
+                    match e["match_id"].as_str() {
+                        Some(m) => {
+                            heard.rounds.push(round);
+                            play_to_end(app, m, key).await;
+                        }
+                        None => heard.byes.push(round),
+                    }
+                }
+                "tournament_over" => {
+                    heard.over = Some(e.clone());
+                    return heard;
+                }
+                other => panic!("unexpected tournament event {other}"),
+            }
+        }
+    }
+    panic!("the tournament did not end for {key}");
 }
 
 pub(crate) async fn get(app: &TestApp, path: &str) -> Value {

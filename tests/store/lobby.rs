@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use botifarra::lobby::store::{Doc, EVENTS_KEPT, LobbyStore, MemoryLobbyStore, RedisLobbyStore};
+use botifarra::lobby::store::{
+    Doc, EVENTS_KEPT, LobbyStore, MemoryLobbyStore, ONCE_KEPT, RedisLobbyStore,
+};
 use botifarra::store::StoreError;
 
 use crate::backends::{Backend, OnBackend, all_stores, cluster::cluster_urls, redis::redis_url};
@@ -166,6 +168,43 @@ async fn a_push_wakes_a_waiter(store: Arc<dyn LobbyStore>) {
     );
 }
 
+async fn an_event_with_a_once_key_is_pushed_once(store: Arc<dyn LobbyStore>) {
+    let p = fresh("p");
+    let once = |k: &str| {
+        let (store, p, k) = (Arc::clone(&store), p.clone(), k.to_string());
+        async move {
+            store
+                .push_event_once(&p, &k, &format!("e-{k}"))
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(once("a").await, Some(1));
+    assert_eq!(once("a").await, None, "the same key again adds nothing");
+    assert_eq!(store.push_event(&p, "plain").await.unwrap(), 2);
+    assert_eq!(once("b").await, Some(3));
+    assert_eq!(once("a").await, None);
+    let (page, last) = store.events_after(&p, 0, 10).await.unwrap();
+    assert_eq!(last, 3);
+    let bodies: Vec<&str> = page.iter().map(|(_, e)| e.as_str()).collect();
+    assert_eq!(bodies, ["e-a", "plain", "e-b"]);
+    // Keys are remembered per player.
+    let other = fresh("p");
+    assert_eq!(
+        store.push_event_once(&other, "a", "x").await.unwrap(),
+        Some(1)
+    );
+    // Past ONCE_KEPT newer keys, the oldest is forgotten.
+    for i in 0..ONCE_KEPT {
+        assert!(once(&format!("k{i}")).await.is_some());
+    }
+    assert!(
+        once("a").await.is_some(),
+        "forgotten after {ONCE_KEPT} newer keys"
+    );
+    assert_eq!(once(&format!("k{}", ONCE_KEPT - 1)).await, None);
+}
+
 all_stores!(
     documents_are_created_once_and_replaced_by_compare_and_set,
     concurrent_replaces_of_one_version_apply_once,
@@ -173,6 +212,7 @@ all_stores!(
     indexes_page_in_text_order,
     an_index_keeps_its_first_entries,
     player_events_are_numbered_capped_and_resumable,
+    an_event_with_a_once_key_is_pushed_once,
     a_push_wakes_a_waiter,
 );
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::time::timeout;
 
-use super::{Doc, EVENTS_KEPT, LobbyStore, Snapshot, StoreError};
+use super::{Doc, EVENTS_KEPT, LobbyStore, ONCE_KEPT, Snapshot, StoreError};
 use crate::store::waiters::Waiters;
 
 /// Inserts between two sweeps of expired documents.
@@ -27,6 +27,20 @@ struct Entry {
 struct Stream {
     last: u64,
     kept: VecDeque<(u64, String)>,
+    /// The latest once-keys pushed with an event, oldest first.
+    once: VecDeque<String>,
+}
+
+impl Stream {
+    /// Appends `event`; returns its number.
+    fn push(&mut self, event: &str) -> u64 {
+        self.last += 1;
+        self.kept.push_back((self.last, event.to_owned()));
+        while self.kept.len() > EVENTS_KEPT {
+            self.kept.pop_front();
+        }
+        self.last
+    }
 }
 
 #[derive(Default)]
@@ -173,19 +187,36 @@ impl LobbyStore for MemoryLobbyStore {
     }
 
     async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
+        let seq = self
+            .lock()
+            .streams
+            .entry(player.to_owned())
+            .or_default()
+            .push(event);
+        self.waiters.notify(player, seq);
+        Ok(seq)
+    }
+
+    async fn push_event_once(
+        &self,
+        player: &str,
+        once: &str,
+        event: &str,
+    ) -> Result<Option<u64>, StoreError> {
         let seq = {
             let mut inner = self.lock();
             let s = inner.streams.entry(player.to_owned()).or_default();
-            s.last += 1;
-            let seq = s.last;
-            s.kept.push_back((seq, event.to_owned()));
-            while s.kept.len() > EVENTS_KEPT {
-                s.kept.pop_front();
+            if s.once.iter().any(|k| k == once) {
+                return Ok(None);
             }
-            seq
+            s.once.push_back(once.to_owned());
+            if s.once.len() > ONCE_KEPT {
+                s.once.pop_front();
+            }
+            s.push(event)
         };
         self.waiters.notify(player, seq);
-        Ok(seq)
+        Ok(Some(seq))
     }
 
     async fn events_after(

@@ -13,6 +13,7 @@
 
 mod memory;
 mod redis;
+mod redis_scripts;
 
 use std::time::Duration;
 
@@ -34,6 +35,10 @@ pub struct Snapshot {
 /// How many events a player's stream keeps; older ones are dropped (a
 /// client that falls further behind resumes from the oldest kept).
 pub const EVENTS_KEPT: usize = 256;
+
+/// How many once-keys ([`LobbyStore::push_event_once`]) a player's stream
+/// remembers; older ones are forgotten.
+pub const ONCE_KEPT: usize = 1024;
 
 /// The kinds of document the lobby keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -180,6 +185,20 @@ pub trait LobbyStore: Send + Sync + 'static {
     /// # Errors
     /// [`StoreError::Unavailable`] if the backend cannot be reached.
     async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError>;
+
+    /// Appends an event to `player`'s stream unless one with the same
+    /// `once` key was appended before (the stream remembers its latest
+    /// [`ONCE_KEPT`] once-keys); returns its number, or `None` when it was already
+    /// there. Telling a player of something any instance may retry.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] if the backend cannot be reached.
+    async fn push_event_once(
+        &self,
+        player: &str,
+        once: &str,
+        event: &str,
+    ) -> Result<Option<u64>, StoreError>;
 
     /// At most `limit` of `player`'s kept events numbered above `after`, and
     /// the number of its last event (0 when it has none).

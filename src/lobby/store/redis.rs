@@ -15,6 +15,7 @@
 //! | `bf:{<id>}:<doc>` (`player`, `ratings`, `table`, `invite`, `challenge`, `queue_pool`, `ticket`, `queued`, `pending`, `counter`, `party`) | hash | `v`: the version, `s`: the state |
 //! | `bf:{<player>}:pev` | list | `<seq> <event JSON>`, the latest [`EVENTS_KEPT`] |
 //! | `bf:{<player>}:pseq` | string | the number of the player's last event |
+//! | `bf:{<player>}:ponce` | sorted set | the once-keys of the player's events pushed with one (the latest [`ONCE_KEPT`]), scored by event number |
 //! | `bf:{lobby}:<index>` (one server) or `bf:{ix:<index>}` (cluster) | sorted set | public tables, pending challenges, each pool's leaderboard (`leaderboard:<pool>`), each player's matches, starts under way; all at score 0, ordered as text |
 //!
 //! On one server every index shares the tag `{lobby}` (the layout that
@@ -51,7 +52,8 @@ use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 use tokio::time::{Instant, timeout};
 
-use super::{Doc, EVENTS_KEPT, LobbyStore, Snapshot, StoreError};
+use super::redis_scripts::{INSERT, PUSH, READ, REPLACE};
+use super::{Doc, EVENTS_KEPT, LobbyStore, ONCE_KEPT, Snapshot, StoreError};
 use crate::store::waiters::Waiters;
 use crate::store::{
     RedisConn, Sharded, cluster_connection, run_pushes, run_subscriber, single_connection,
@@ -66,49 +68,6 @@ const RECHECK: Duration = Duration::from_millis(500);
 /// How long the first subscription may take before waiters rely on
 /// re-reading alone.
 const SUBSCRIBE_WAIT: Duration = Duration::from_secs(2);
-
-/// Insert unless present. KEYS: doc. ARGV: state, ttl ms (0: none).
-const INSERT: &str = r"
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 's', ARGV[1])
-if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 1";
-
-/// Compare-and-set. KEYS: doc. ARGV: expected version, state, ttl ms.
-/// Returns 1 applied, 0 conflict, -1 missing.
-const REPLACE: &str = r"
-local v = redis.call('HGET', KEYS[1], 'v')
-if not v then return -1 end
-if v ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', tonumber(v) + 1, 's', ARGV[2])
-if tonumber(ARGV[3]) > 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-else
-  redis.call('PERSIST', KEYS[1])
-end
-return 1";
-
-/// Appends a player event. KEYS: list, counter. ARGV: event, kept,
-/// announcement (`PUBLISH <channel>` or `SPUBLISH <channel>`), player.
-/// Returns the event's number.
-const PUSH: &str = r"
-local seq = redis.call('INCR', KEYS[2])
-redis.call('RPUSH', KEYS[1], seq .. ' ' .. ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-local cmd, channel = string.match(ARGV[3], '^(%S+) (.+)$')
-redis.call(cmd, channel, ARGV[4] .. ' ' .. seq)
-return seq";
-
-/// Events after a number. KEYS: list, counter. ARGV: after, limit.
-/// Returns {last, entries...}.
-const READ: &str = r"
-local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-local len = redis.call('LLEN', KEYS[1])
-local first = last - len + 1
-local start = math.max(tonumber(ARGV[1]) + 1 - first, 0)
-local out = redis.call('LRANGE', KEYS[1], start, start + tonumber(ARGV[2]) - 1)
-table.insert(out, 1, tostring(last))
-return out";
 
 fn unavailable(e: impl Display) -> StoreError {
     StoreError::Unavailable(e.to_string())
@@ -245,6 +204,24 @@ impl RedisLobbyStore {
         }
     }
 
+    /// Runs [`PUSH`] (`once` empty: no once-key).
+    async fn push_with(&self, player: &str, once: &str, event: &str) -> Result<u64, StoreError> {
+        let (list, counter) = stream_keys(player);
+        self.push
+            .key(list)
+            .key(counter)
+            .key(format!("bf:{{{player}}}:ponce"))
+            .arg(event)
+            .arg(EVENTS_KEPT)
+            .arg(self.announce(player))
+            .arg(player)
+            .arg(once)
+            .arg(ONCE_KEPT)
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(unavailable)
+    }
+
     async fn last(&self, player: &str) -> Result<u64, StoreError> {
         let (_, counter) = stream_keys(player);
         let last: Option<u64> = redis::cmd("GET")
@@ -369,17 +346,17 @@ impl LobbyStore for RedisLobbyStore {
     }
 
     async fn push_event(&self, player: &str, event: &str) -> Result<u64, StoreError> {
-        let (list, counter) = stream_keys(player);
-        self.push
-            .key(list)
-            .key(counter)
-            .arg(event)
-            .arg(EVENTS_KEPT)
-            .arg(self.announce(player))
-            .arg(player)
-            .invoke_async(&mut self.conn())
-            .await
-            .map_err(unavailable)
+        self.push_with(player, "", event).await
+    }
+
+    async fn push_event_once(
+        &self,
+        player: &str,
+        once: &str,
+        event: &str,
+    ) -> Result<Option<u64>, StoreError> {
+        let seq = self.push_with(player, once, event).await?;
+        Ok((seq > 0).then_some(seq))
     }
 
     async fn events_after(

@@ -13,9 +13,15 @@
 //! or starts or ends the tournament; nothing is written when nothing
 //! changed; (4) the tables just paired are created, and one
 //! compare-and-set write marks them created and their round announced.
-//! Only the instance whose write announced a round tells its players
-//! (`round_started`), and only the one whose write ended the tournament
-//! tells them `tournament_over`.
+//!
+//! Telling is owed in the record, so that an instance killed between a
+//! write and its telling loses nothing: a round announced but not marked
+//! `told`, or a tournament ended but not marked `told_over`, is told by
+//! whichever instance steps it next (the one that wrote, at once), then
+//! marked by a compare-and-set. Each player hears each round
+//! (`round_started`) and the end (`tournament_over`) once however many
+//! instances tell it: the events carry once-keys
+//! ([`LobbyCore::publish_once`](crate::lobby::LobbyCore::publish_once)).
 
 use std::collections::{HashMap, HashSet};
 
@@ -88,8 +94,7 @@ impl Lobby {
         match loaded.1.status {
             TournamentStatus::Open if now < loaded.1.starts_ms => return Ok(()),
             TournamentStatus::Over | TournamentStatus::Cancelled => {
-                self.store().index_remove(ACTIVE, id).await?;
-                return Ok(());
+                return self.ended(loaded).await;
             }
             _ => {}
         }
@@ -127,15 +132,35 @@ impl Lobby {
             })
             .await?;
         let (rec, progress) = (updated.record, updated.answer);
-        let rec = if progress.paired {
-            self.create_tables((updated.version, rec)).await?.1
+        let loaded = if progress.paired {
+            self.create_tables((updated.version, rec)).await?
         } else {
-            rec
+            (updated.version, rec)
         };
-        if progress.status && rec.status != TournamentStatus::Running {
-            self.tell_over(&rec).await;
-            self.store().index_remove(ACTIVE, &rec.id).await?;
+        match loaded.1.status {
+            TournamentStatus::Over | TournamentStatus::Cancelled => self.ended(loaded).await,
+            _ => Ok(()),
         }
+    }
+
+    /// A tournament over or cancelled, `loaded` (its version and record):
+    /// its entrants are told unless they were, then it leaves the index of
+    /// those stepped.
+    async fn ended(&self, loaded: (u64, TournamentRecord)) -> Result<(), Error> {
+        let id = loaded.1.id.clone();
+        if !loaded.1.told_over {
+            self.tell_over(&loaded.1).await?;
+            self.update_from_copy(loaded, |r: &mut TournamentRecord| {
+                Ok(if r.told_over {
+                    Step::Keep(())
+                } else {
+                    r.told_over = true;
+                    Step::Write(())
+                })
+            })
+            .await?;
+        }
+        self.store().index_remove(ACTIVE, &id).await?;
         Ok(())
     }
 
@@ -162,9 +187,10 @@ impl Lobby {
 
     /// Creates the match of every table of `loaded` (the record and its
     /// version) paired but not marked created, then marks them created and
-    /// each round whose tables all exist announced, telling the players of
-    /// the rounds this write announced. The record as stored after (the
-    /// one given when there was nothing to do).
+    /// each round whose tables all exist announced, and tells the players
+    /// of every round announced and not yet told ([`told`](Self::told)).
+    /// The record as stored after (the one given when there was nothing to
+    /// do).
     async fn create_tables(
         &self,
         loaded: (u64, TournamentRecord),
@@ -176,7 +202,7 @@ impl Lobby {
             .flat_map(|r| r.tables.iter().map(move |t| (r, t)))
             .filter(|(_, t)| !t.created)
             .collect();
-        let waiting = rec.rounds.iter().any(|r| !r.announced);
+        let waiting = rec.rounds.iter().any(|r| !r.told());
         if todo.is_empty() && !waiting {
             return Ok(loaded);
         }
@@ -187,29 +213,62 @@ impl Lobby {
         let made: Vec<String> = todo.iter().map(|(_, t)| t.match_id.clone()).collect();
         let marked = self
             .update_from_copy(loaded, |r: &mut TournamentRecord| {
-                let mut announced = Vec::new();
+                let mut changed = false;
                 for round in &mut r.rounds {
                     for t in &mut round.tables {
-                        t.created |= made.contains(&t.match_id);
+                        let now_made = !t.created && made.contains(&t.match_id);
+                        t.created |= now_made;
+                        changed |= now_made;
                     }
                     if !round.announced && round.tables.iter().all(|t| t.created) {
                         round.announced = true;
-                        announced.push(round.number);
+                        changed = true;
                     }
                 }
-                let changed = !announced.is_empty() || !made.is_empty();
                 Ok(if changed {
-                    Step::Write(announced)
+                    Step::Write(())
                 } else {
-                    Step::Keep(announced)
+                    Step::Keep(())
                 })
             })
             .await?;
-        for n in &marked.answer {
-            if let Some(round) = marked.record.rounds.iter().find(|r| r.number == *n) {
-                self.tell_round(&marked.record, round).await;
-            }
+        self.told((marked.version, marked.record)).await
+    }
+
+    /// Tells the players of every round of `loaded` (its version and
+    /// record) announced and not yet told, then marks those rounds told.
+    /// The record as stored after.
+    async fn told(
+        &self,
+        loaded: (u64, TournamentRecord),
+    ) -> Result<(u64, TournamentRecord), Error> {
+        let owed: Vec<u32> = loaded
+            .1
+            .rounds
+            .iter()
+            .filter(|r| r.announced && !r.told())
+            .map(|r| r.number)
+            .collect();
+        if owed.is_empty() {
+            return Ok(loaded);
         }
+        for round in loaded.1.rounds.iter().filter(|r| owed.contains(&r.number)) {
+            self.tell_round(&loaded.1, round).await?;
+        }
+        let marked = self
+            .update_from_copy(loaded, |r: &mut TournamentRecord| {
+                let mut changed = false;
+                for round in r.rounds.iter_mut().filter(|r| owed.contains(&r.number)) {
+                    changed |= !round.told();
+                    round.told = Some(true);
+                }
+                Ok(if changed {
+                    Step::Write(())
+                } else {
+                    Step::Keep(())
+                })
+            })
+            .await?;
         Ok((marked.version, marked.record))
     }
 
@@ -240,22 +299,23 @@ impl Lobby {
     }
 
     /// Tells every player of `round` its match and seat, or its bye.
-    async fn tell_round(&self, rec: &TournamentRecord, round: &Round) {
+    async fn tell_round(&self, rec: &TournamentRecord, round: &Round) -> Result<(), Error> {
         let pairs = rec.variant.table().pairs;
         for t in &round.tables {
             for (side, &u) in t.units.iter().enumerate() {
                 for (i, p) in rec.units[u].players.iter().enumerate() {
                     let seat = if pairs { side + 2 * i } else { side };
                     self.tell_player(rec, round, p, Some((&t.match_id, seat as Seat)))
-                        .await;
+                        .await?;
                 }
             }
         }
         for &u in &round.byes {
             for p in &rec.units[u].players {
-                self.tell_player(rec, round, p, None).await;
+                self.tell_player(rec, round, p, None).await?;
             }
         }
+        Ok(())
     }
 
     async fn tell_player(
@@ -264,9 +324,9 @@ impl Lobby {
         round: &Round,
         p: &SeatPlayer,
         at: Option<(&String, Seat)>,
-    ) {
+    ) -> Result<(), Error> {
         if p.is_house() {
-            return;
+            return Ok(());
         }
         let event = PlayerEvent::RoundStarted {
             tournament_id: rec.id.clone(),
@@ -274,12 +334,13 @@ impl Lobby {
             match_id: at.map(|(m, _)| m.clone()),
             seat: at.map(|(_, s)| s),
         };
-        self.core().publish(&p.id, &event).await;
+        let once = format!("round:{}:{}", rec.id, round.number);
+        self.core().publish_once(&p.id, &once, &event).await
     }
 
     /// Tells every entrant the tournament is over (with its rank) or
     /// cancelled.
-    async fn tell_over(&self, rec: &TournamentRecord) {
+    async fn tell_over(&self, rec: &TournamentRecord) -> Result<(), Error> {
         let ranks: HashMap<usize, usize> =
             standings(rec).iter().map(|s| (s.unit, s.rank)).collect();
         let status = match rec.status {
@@ -292,8 +353,12 @@ impl Lobby {
                 status: status.into(),
                 rank: e.unit.and_then(|u| ranks.get(&u).copied()),
             };
-            self.core().publish(&e.player.id, &event).await;
+            let once = format!("over:{}", rec.id);
+            self.core()
+                .publish_once(&e.player.id, &once, &event)
+                .await?;
         }
+        Ok(())
     }
 }
 

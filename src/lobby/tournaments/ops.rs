@@ -211,6 +211,7 @@ impl Lobby {
             entries: Vec::new(),
             units: Vec::new(),
             rounds: Vec::new(),
+            told_over: true,
         };
         let store = self.store();
         store

@@ -60,6 +60,7 @@ pub fn step(
             if ready < rec.per_table() && rec.fill_with.is_none() || ready == 0 {
                 rec.status = TournamentStatus::Cancelled;
                 rec.ended_ms = Some(now);
+                rec.told_over = false;
                 return p;
             }
             rec.status = TournamentStatus::Running;
@@ -102,6 +103,7 @@ pub fn step(
 fn finish(rec: &mut TournamentRecord, now: u64, p: &mut Progress) {
     rec.status = TournamentStatus::Over;
     rec.ended_ms = Some(now);
+    rec.told_over = false;
     p.status = true;
 }
 
@@ -228,6 +230,7 @@ fn pair_round(rec: &mut TournamentRecord, now: u64) {
         tables,
         byes,
         announced: false,
+        told: Some(false),
     });
 }
 
@@ -293,6 +296,7 @@ fn pair_wave(rec: &mut TournamentRecord, now: u64) -> bool {
         tables,
         byes: Vec::new(),
         announced: false,
+        told: Some(false),
     });
     true
 }
@@ -353,6 +357,7 @@ mod tests {
             tables: vec![table(vec![4, 1, 2]), table(vec![5, 0, 3])],
             byes: Vec::new(),
             announced: true,
+            told: Some(true),
         });
         let met = pairs_met(&rec);
         assert_eq!(met.len(), 6);

@@ -164,13 +164,26 @@ pub struct Round {
     /// Units with a bye this round.
     #[serde(default)]
     pub byes: Vec<usize>,
-    /// Whether its players were told (by the writer that created its
-    /// matches).
+    /// Whether its matches all exist, so that its players may be told.
     #[serde(default)]
     pub announced: bool,
+    /// Whether every player has been told of it (`round_started`); see
+    /// [`Round::told`]. `None` in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub told: Option<bool>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Round {
+    /// Whether every player has been told of it. Before the flag was kept,
+    /// the writer that announced a round told its players at once.
+    pub fn told(&self) -> bool {
+        self.told.unwrap_or(self.announced)
+    }
+
     /// Whether every table has its result.
     pub fn done(&self) -> bool {
         self.tables.iter().all(|t| t.result.is_some())
@@ -227,6 +240,10 @@ pub struct TournamentRecord {
     /// The rounds paired so far.
     #[serde(default)]
     pub rounds: Vec<Round>,
+    /// False from the moment it ends (over or cancelled) until every
+    /// entrant has been told (`tournament_over`); true before.
+    #[serde(default = "yes")]
+    pub told_over: bool,
 }
 
 /// The tournament whose match `match_id` is, when it has the form

@@ -44,6 +44,7 @@ pub fn record(ratings: &[f64]) -> TournamentRecord {
             })
             .collect(),
         rounds: Vec::new(),
+        told_over: true,
     }
 }
 

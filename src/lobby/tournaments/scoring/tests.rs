@@ -31,6 +31,7 @@ fn round(tables: Vec<Table>) -> Round {
         tables,
         byes: vec![],
         announced: true,
+        told: Some(true),
     }
 }
 
