@@ -11,15 +11,27 @@
 //! cannot trump). Leading a trump or a master only ever takes cards of the
 //! suit led from a seat that holds a trump, so the counts of the other
 //! suits stay true. Each such trick is worth at least its master's points
-//! and the trick point.
+//! and the trick point. In the pairs game the leader may then cross to its
+//! partner with a low card of a suit it has not led whose master the
+//! partner holds, and the partner cashes its masters of the suits the
+//! leader did not lead, under the same rule for the opponents' ruffs.
 
 use crate::rules::{CardSet, Suit};
 
 use super::pos::Pos;
 
 /// The hand points the side of the seat to lead (at a trick start) takes
-/// at least.
+/// at least: what the leader cashes, then in the pairs game what its
+/// partner cashes once the leader has crossed to it.
 pub(super) fn sure_points(pos: &Pos) -> i32 {
+    let (sure, led, ruff) = leader_cashes(pos);
+    sure + partner_points(pos, led, ruff)
+}
+
+/// What the leader cashes alone (at a trick start): the points, its leads
+/// of each suit (in [`Suit::ALL`]'s order), and the other seats that
+/// still hold a trump after them (a bit each).
+pub(super) fn leader_cashes(pos: &Pos) -> (i32, [u32; 4], u8) {
     let leader = pos.turn as usize;
     let hand = pos.hands[leader];
     let alive = pos.held();
@@ -40,22 +52,77 @@ pub(super) fn sure_points(pos: &Pos) -> i32 {
             }
         }
     }
-    for s in Suit::ALL {
+    let mut ruff = 0u8;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        if i != leader && (h & trumps).len() > rounds {
+            ruff |= 1 << i;
+        }
+    }
+    // The number of leads of each suit the leader cashed (trump included).
+    let mut led = [0u32; 4];
+    for (i, s) in Suit::ALL.into_iter().enumerate() {
         if Some(s) == pos.trump {
+            led[i] = rounds;
             continue;
         }
         // Masters cashed: at most as many as the shortest holding of a
         // seat that could ruff (all of them when none could).
         let in_play = alive & s.mask();
-        let mut most = in_play.len();
-        for (i, &h) in pos.hands.iter().enumerate() {
-            if i != leader && (h & trumps).len() > rounds {
-                most = most.min((h & s.mask()).len());
-            }
+        if highest(in_play).is_some_and(|c| hand.contains(c)) {
+            let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruff));
+            sure += points;
+            led[i] = n;
         }
-        sure += cash(hand, in_play, most).0;
     }
-    sure
+    (sure, led, ruff)
+}
+
+/// How many leads of a suit whose cards in play are `suit` surely go
+/// round with every seat of `ruff` (a bit each) following: the shortest
+/// of their holdings (all of the suit when `ruff` is empty).
+fn ruff_limit(pos: &Pos, suit: CardSet, ruff: u8) -> u32 {
+    let mut most = suit.len();
+    for (i, &h) in pos.hands.iter().enumerate() {
+        if ruff & (1 << i) != 0 {
+            most = most.min((h & suit).len());
+        }
+    }
+    most
+}
+
+/// In the pairs game, after the leader has cashed (`led`: its leads of
+/// each suit; `ruff`: the other seats that still hold a trump), the points
+/// of the partner's masters of the plain suits the leader did not lead,
+/// once the leader crosses to the partner with a low card of one of them:
+/// the partner's `j`-th master of a suit wins when every opponent that
+/// still holds a trump holds at least `j` cards of it. (The leader's cards
+/// in those suits are never led before the crossing, and an opponent that
+/// could ruff followed every lead.) The partner plays a card on each of
+/// the leader's leads, so it must hold as many cards besides its masters.
+fn partner_points(pos: &Pos, led: [u32; 4], ruff: u8) -> i32 {
+    let Some(partner) = pos.table.partner(pos.turn) else {
+        return 0;
+    };
+    let (hand, mine) = (pos.hands[partner as usize], pos.hands[pos.turn as usize]);
+    let opponents = ruff & !(1 << partner);
+    let alive = pos.held();
+    let (mut sure, mut masters, mut entry) = (0, 0, false);
+    for (i, s) in Suit::ALL.into_iter().enumerate() {
+        let in_play = alive & s.mask();
+        if Some(s) == pos.trump || led[i] > 0 || !highest(in_play).is_some_and(|c| hand.contains(c))
+        {
+            continue;
+        }
+        let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, opponents));
+        entry |= n > 0 && !(mine & s.mask()).is_empty();
+        sure += points;
+        masters += n;
+    }
+    if entry && hand.len() >= masters + led.iter().sum::<u32>() {
+        sure
+    } else {
+        0
+    }
 }
 
 /// The points of the `n` lowest cards of `set` (a set of one suit; all of

@@ -3,11 +3,12 @@
 
 use std::collections::HashMap;
 
+use super::DealSolver;
+use super::bounds::{leader_cashes, sure_points};
 use super::deals::{seeded_deal, seeded_endgame};
 use super::order::ordered;
 use super::pos::Pos;
 use super::table::{Key, Table, decode, encode};
-use super::{DealSolver, bounds::sure_points};
 use crate::bots::solver::{Solver, representative};
 use crate::rules::random::random_card;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Variant};
@@ -281,6 +282,45 @@ fn sure_points_never_exceed_the_value() {
         let v = s.value(&h, h.turn).unwrap();
         assert!(sure_points(&pos) <= v, "endgame {i}");
     }
+}
+
+/// At every trick start of a plain minimax over pairs endgames of 5 and 6
+/// tricks (every option), the leading side takes at least its sure
+/// points; and the partner's masters after a crossing add to them at
+/// some of those trick starts (so the check covers them).
+#[test]
+fn the_partner_s_masters_are_sure_points_too() {
+    let (mut starts, mut crossed) = (0, 0);
+    for i in 0..40 {
+        let rules = rules_of(3 * i);
+        let h = seeded_endgame(&rules, 9_000 + i, 5 + (i % 2) as u32, 0);
+        let table = rules.variant.table();
+        let mut memo = HashMap::new();
+        minimax(&rules, &h, 0, &mut memo);
+        for (&(hands, turn), &v) in &memo {
+            let mut start = h.clone();
+            start.hands = hands.map(CardSet);
+            start.turn = turn;
+            start.trick = crate::rules::trick::Trick::led_by(turn);
+            let pos = Pos::new(&rules, &start);
+            let sure = sure_points(&pos);
+            let theirs = if table.side(turn) == 0 {
+                v
+            } else {
+                pos.left - v
+            };
+            let hands = start
+                .hands
+                .map(|h| h.iter().map(|c| c.to_string()).collect::<Vec<_>>());
+            assert!(
+                sure <= theirs,
+                "endgame {i}: sure {sure} above the value {theirs}: {hands:?}, {turn} leads"
+            );
+            starts += 1;
+            crossed += u32::from(sure > leader_cashes(&pos).0);
+        }
+    }
+    assert!(crossed * 50 > starts, "{crossed} of {starts} trick starts");
 }
 
 #[test]
