@@ -14,7 +14,7 @@
 //! and the trick point. In the pairs game the leader may then cross to its
 //! partner with a low card of a suit it has not led whose master the
 //! partner holds, and the partner cashes its masters of the suits the
-//! leader did not lead, under the same rule for the opponents' ruffs.
+//! leader did not lead, under the same rule for the ruffs.
 
 use crate::rules::{CardSet, Suit};
 
@@ -94,17 +94,25 @@ fn ruff_limit(pos: &Pos, suit: CardSet, ruff: u8) -> u32 {
 /// each suit; `ruff`: the other seats that still hold a trump), the points
 /// of the partner's masters of the plain suits the leader did not lead,
 /// once the leader crosses to the partner with a low card of one of them:
-/// the partner's `j`-th master of a suit wins when every opponent that
-/// still holds a trump holds at least `j` cards of it. (The leader's cards
-/// in those suits are never led before the crossing, and an opponent that
-/// could ruff followed every lead.) The partner plays a card on each of
-/// the leader's leads, so it must hold as many cards besides its masters.
+/// the partner's `j`-th master of a suit wins, and the partner keeps the
+/// lead, when every seat that may have to ruff holds at least `j` cards of
+/// it: an opponent that still holds a trump, and under must-trump the
+/// leader too when it still holds one (a seat void in the suit must then
+/// trump even its partner's master). (The leader's cards in those suits
+/// are never led before the crossing, and an opponent that could ruff
+/// followed every lead.) The partner plays a card on each of the leader's
+/// leads, so it must hold as many cards besides its masters.
 fn partner_points(pos: &Pos, led: [u32; 4], ruff: u8) -> i32 {
     let Some(partner) = pos.table.partner(pos.turn) else {
         return 0;
     };
-    let (hand, mine) = (pos.hands[partner as usize], pos.hands[pos.turn as usize]);
-    let opponents = ruff & !(1 << partner);
+    let leader = pos.turn as usize;
+    let (hand, mine) = (pos.hands[partner as usize], pos.hands[leader]);
+    let mut ruffers = ruff & !(1 << partner);
+    let rounds = pos.trump.map_or(0, |t| led[t as usize]);
+    if pos.must_trump && (mine & pos.trump_mask()).len() > rounds {
+        ruffers |= 1 << leader;
+    }
     let alive = pos.held();
     let (mut sure, mut masters, mut entry) = (0, 0, false);
     for (i, s) in Suit::ALL.into_iter().enumerate() {
@@ -113,7 +121,7 @@ fn partner_points(pos: &Pos, led: [u32; 4], ruff: u8) -> i32 {
         {
             continue;
         }
-        let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, opponents));
+        let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruffers));
         entry |= n > 0 && !(mine & s.mask()).is_empty();
         sure += points;
         masters += n;

@@ -323,6 +323,46 @@ fn the_partner_s_masters_are_sure_points_too() {
     assert!(crossed * 50 > starts, "{crossed} of {starts} trick starts");
 }
 
+/// Under must-trump a leader void in the partner's suit must trump the
+/// partner's master there and takes the lead back, so the partner's
+/// masters of that suit are not counted (the leader holds the 2 of copes
+/// under the 9 of copes, and nothing of bastos): only the crossing (the 9
+/// of espases) is. Without the option the leader may discard, and the
+/// partner's 9 and 1 of bastos count too (the 12 not: the opponent with
+/// the 9 of copes holds two bastos).
+#[test]
+fn a_leader_that_must_trump_its_partner_s_master_stops_the_partner() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let mut h = seeded_endgame(&Rules::default(), 1, 4, 0);
+    h.hands = [
+        hand("2C 2E 3E 4E"),
+        hand("9C 5E 5B 6B"),
+        hand("9E 9B 1B 12B"),
+        hand("6E 7E 7B 8B"),
+    ];
+    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    for must_trump in [true, false] {
+        let rules = Rules {
+            must_trump,
+            ..Rules::default()
+        };
+        let pos = Pos::new(&rules, &h);
+        let v = minimax(&rules, &h, 0, &mut HashMap::new());
+        let sure = sure_points(&pos);
+        assert!(sure <= v, "must-trump {must_trump}: sure {sure}, value {v}");
+        // The crossing (9E) always; 9B and 1B only when the leader may
+        // discard on them.
+        let expected = if must_trump { 6 } else { 6 + 6 + 5 };
+        assert_eq!(sure, expected, "must-trump {must_trump} (value {v})");
+    }
+}
+
 #[test]
 fn every_zero_window_answer_is_a_true_bound() {
     for i in 0..48 {
