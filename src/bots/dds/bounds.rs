@@ -24,14 +24,24 @@ use super::pos::Pos;
 /// at least: what the leader cashes, then in the pairs game what its
 /// partner cashes once the leader has crossed to it.
 pub(super) fn sure_points(pos: &Pos) -> i32 {
-    let (sure, led, ruff) = leader_cashes(pos);
-    sure + partner_points(pos, led, ruff)
+    let cashed = leader_cashes(pos);
+    cashed.points + partner_points(pos, &cashed)
 }
 
-/// What the leader cashes alone (at a trick start): the points, its leads
-/// of each suit (in [`Suit::ALL`]'s order), and the other seats that
-/// still hold a trump after them (a bit each).
-pub(super) fn leader_cashes(pos: &Pos) -> (i32, [u32; 4], u8) {
+/// What the leader cashes alone at a trick start ([`leader_cashes`]).
+pub(super) struct Cashed {
+    /// The hand points its side takes.
+    pub points: i32,
+    /// Its leads of each suit, in [`Suit::ALL`]'s order (trumps included).
+    led: [u32; 4],
+    /// How many of them were trumps.
+    rounds: u32,
+    /// The other seats that still hold a trump after them (a bit each).
+    ruff: u8,
+}
+
+/// What the leader cashes alone (at a trick start).
+pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
     let leader = pos.turn as usize;
     let hand = pos.hands[leader];
     let alive = pos.held();
@@ -74,7 +84,12 @@ pub(super) fn leader_cashes(pos: &Pos) -> (i32, [u32; 4], u8) {
             led[i] = n;
         }
     }
-    (sure, led, ruff)
+    Cashed {
+        points: sure,
+        led,
+        rounds,
+        ruff,
+    }
 }
 
 /// How many leads of a suit whose cards in play are `suit` surely go
@@ -90,27 +105,26 @@ fn ruff_limit(pos: &Pos, suit: CardSet, ruff: u8) -> u32 {
     most
 }
 
-/// In the pairs game, after the leader has cashed (`led`: its leads of
-/// each suit; `ruff`: the other seats that still hold a trump), the points
-/// of the partner's masters of the plain suits the leader did not lead,
-/// once the leader crosses to the partner with a low card of one of them:
-/// the partner's `j`-th master of a suit wins, and the partner keeps the
-/// lead, when every seat that may have to ruff holds at least `j` cards of
-/// it: an opponent that still holds a trump, and under must-trump the
-/// leader too when it still holds one (a seat void in the suit must then
-/// trump even its partner's master). (The leader's cards in those suits
-/// are never led before the crossing, and an opponent that could ruff
-/// followed every lead.) The partner plays a card on each of the leader's
-/// leads, so it must hold as many cards besides its masters.
-fn partner_points(pos: &Pos, led: [u32; 4], ruff: u8) -> i32 {
+/// In the pairs game, after the leader has cashed what `cashed` says,
+/// the points of the partner's masters of the plain suits the leader did
+/// not lead, once the leader crosses to the partner with a low card of one
+/// of them: the partner's `j`-th master of a suit wins, and the partner
+/// keeps the lead, when every seat that may have to ruff holds at least
+/// `j` cards of it: an opponent that still holds a trump, and under
+/// must-trump the leader too when it still holds one (a seat void in the
+/// suit must then trump even its partner's master). (The leader's cards
+/// in those suits are never led before the crossing, and an opponent that
+/// could ruff followed every lead.) The partner plays a card on each of
+/// the leader's leads, so it must hold as many cards besides its masters.
+fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
     let Some(partner) = pos.table.partner(pos.turn) else {
         return 0;
     };
     let leader = pos.turn as usize;
     let (hand, mine) = (pos.hands[partner as usize], pos.hands[leader]);
-    let mut ruffers = ruff & !(1 << partner);
-    let rounds = pos.trump.map_or(0, |t| led[t as usize]);
-    if pos.must_trump && (mine & pos.trump_mask()).len() > rounds {
+    let led = cashed.led;
+    let mut ruffers = cashed.ruff & !(1 << partner);
+    if pos.must_trump && (mine & pos.trump_mask()).len() > cashed.rounds {
         ruffers |= 1 << leader;
     }
     let alive = pos.held();

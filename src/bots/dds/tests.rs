@@ -317,7 +317,7 @@ fn the_partner_s_masters_are_sure_points_too() {
                 "endgame {i}: sure {sure} above the value {theirs}: {hands:?}, {turn} leads"
             );
             starts += 1;
-            crossed += u32::from(sure > leader_cashes(&pos).0);
+            crossed += u32::from(sure > leader_cashes(&pos).points);
         }
     }
     assert!(crossed * 50 > starts, "{crossed} of {starts} trick starts");
