@@ -347,13 +347,13 @@ impl Lobby {
             TournamentStatus::Cancelled => "cancelled",
             _ => "over",
         };
+        let once = format!("over:{}", rec.id);
         for e in &rec.entries {
             let event = PlayerEvent::TournamentOver {
                 tournament_id: rec.id.clone(),
                 status: status.into(),
                 rank: e.unit.and_then(|u| ranks.get(&u).copied()),
             };
-            let once = format!("over:{}", rec.id);
             self.core()
                 .publish_once(&e.player.id, &once, &event)
                 .await?;
