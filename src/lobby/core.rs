@@ -105,6 +105,29 @@ impl LobbyCore {
         Ok(())
     }
 
+    /// Tells the player whose seat is to act in `rec` that it is its
+    /// turn, once per version: the writer tells, and a tell check of the
+    /// scheduler tells again what a writer that stopped did not.
+    async fn tell_turn(&self, rec: &MatchRecord) -> Result<(), Error> {
+        let Some(seat) = rec.game.turn() else {
+            return Ok(());
+        };
+        let Some(p) = rec.seats[seat as usize]
+            .player
+            .as_ref()
+            .filter(|p| !p.is_house())
+        else {
+            return Ok(());
+        };
+        let event = PlayerEvent::YourTurn {
+            match_id: rec.id.clone(),
+            seat,
+            version: rec.version,
+        };
+        let once = format!("turn:{}:{}", rec.id, rec.version);
+        self.publish_once(&p.id, &once, &event).await
+    }
+
     /// [`list_match`](LobbyCore::list_match), a failure logged: the
     /// scheduler lists a finished match again when it settles it.
     async fn list_logged(&self, rec: &MatchRecord) {
@@ -168,14 +191,16 @@ impl Hooks for LobbyCore {
                 self.publish(&p.id, &event).await;
             }
         }
+        // A turn left untold is the tell check's (the match was stored
+        // with one).
         self.committed(rec).await;
     }
 
     /// The player whose seat is to act hears it is its turn; when the
     /// match is over (only the commit that ended it can see that), every
     /// player hears so and has it counted, and a tournament's match has
-    /// its tournament read at the next tick.
-    async fn committed(&self, rec: &MatchRecord) {
+    /// its tournament read at the next tick. Whether the turn was told.
+    async fn committed(&self, rec: &MatchRecord) -> bool {
         if rec.game.phase() == Phase::MatchOver {
             self.tournaments.match_over(&rec.id);
         }
@@ -185,23 +210,26 @@ impl Hooks for LobbyCore {
             .iter()
             .all(|s| s.player.as_ref().is_none_or(SeatPlayer::is_house))
         {
-            return;
+            return true;
         }
         if rec.game.phase() == Phase::MatchOver {
             self.match_over(rec).await;
-            return;
+            return true;
         }
-        if let Some(seat) = rec.game.turn()
-            && let Some(p) = &rec.seats[seat as usize].player
-            && !p.is_house()
-        {
-            let event = PlayerEvent::YourTurn {
-                match_id: rec.id.clone(),
-                seat,
-                version: rec.version,
-            };
-            self.publish(&p.id, &event).await;
+        match self.tell_turn(rec).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(match_id = %rec.id, error = %e, "your_turn left to the tell check");
+                false
+            }
         }
+    }
+
+    async fn retell(&self, rec: &MatchRecord) -> Result<(), Error> {
+        if rec.game.phase() == Phase::MatchOver {
+            return Ok(());
+        }
+        self.tell_turn(rec).await
     }
 
     async fn settle(&self, rec: &MatchRecord) -> Result<(), Error> {

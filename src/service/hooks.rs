@@ -47,8 +47,17 @@ pub trait Hooks: Send + Sync + 'static {
     async fn started(&self, rec: &MatchRecord);
 
     /// A commit of `rec` was stored (the turn may have passed, the match
-    /// may be over).
-    async fn committed(&self, rec: &MatchRecord);
+    /// may be over); whether the seat to act, if a player's, was told
+    /// (`false`: the scheduler's tell check is left to tell it).
+    async fn committed(&self, rec: &MatchRecord) -> bool;
+
+    /// `rec` was looked at with nothing to play (the scheduler calls
+    /// this): tell again, at most once each, what its last commit told the
+    /// seat to act, which its writer may have stopped before telling.
+    ///
+    /// # Errors
+    /// When it could not be told: the match is looked at again.
+    async fn retell(&self, rec: &MatchRecord) -> Result<(), Error>;
 
     /// `rec` is over and due (the scheduler calls this): finish what its
     /// committing instance may have left undone (ratings, counts).
@@ -81,7 +90,13 @@ impl Hooks for NoPlayers {
 
     async fn started(&self, _rec: &MatchRecord) {}
 
-    async fn committed(&self, _rec: &MatchRecord) {}
+    async fn committed(&self, _rec: &MatchRecord) -> bool {
+        true
+    }
+
+    async fn retell(&self, _rec: &MatchRecord) -> Result<(), Error> {
+        Ok(())
+    }
 
     async fn settle(&self, _rec: &MatchRecord) -> Result<(), Error> {
         Ok(())

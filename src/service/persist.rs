@@ -187,9 +187,11 @@ impl Service {
         // `scheduler.rs`). A scheduler's claim needs neither: its lease
         // keeps the match in the schedule until it settles it.
         let write = scheduling == Scheduling::Write;
-        if write {
-            self.schedule_due(rec).await?;
-        }
+        let check = if write {
+            self.schedule_due(rec).await?
+        } else {
+            None
+        };
         let commit = Commit {
             expected_version: before,
             new_version: rec.version,
@@ -214,10 +216,12 @@ impl Service {
             );
         }
         if let CommitOutcome::Committed { .. } = outcome {
+            // Told first: the tell check scheduled before the write stays
+            // until then, and stays when the telling failed.
+            let told = self.hooks.committed(rec).await;
             if write {
-                self.schedule_written(rec).await;
+                self.schedule_told(rec, check, told).await;
             }
-            self.hooks.committed(rec).await;
         }
         Ok(outcome)
     }
@@ -242,6 +246,8 @@ impl Service {
         }
         let setup = compact::setup_of(rec)?;
         let log = [compact::entry(&moves, rec.deadline_ms)];
+        // A tell check stays: the players are told by whoever stored the
+        // match, after this returns.
         self.schedule_due(rec).await?;
         let created = self
             .store

@@ -152,18 +152,65 @@ pub fn next_due(rec: &MatchRecord, now: u64, caps: driver::Caps) -> Option<u64> 
     rec.deadline_ms
 }
 
+/// How long after a write that leaves a player's seat to act the match
+/// is looked at again unless its writer, having told the player, moved
+/// that look to the match's own due time (see [`Service::schedule_due`]).
+pub const TELL_GRACE_MS: u64 = 2_000;
+
+/// When a look at `rec` must check that the player whose seat is to act
+/// was told so: [`TELL_GRACE_MS`] from `now`, if a player's seat is to act.
+fn tell_check(rec: &MatchRecord, now: u64) -> Option<u64> {
+    let seat = rec.game.turn()?;
+    let player = rec.seats.get(seat as usize)?.player.as_ref()?;
+    (rec.game.phase() != Phase::MatchOver && !player.is_house()).then_some(now + TELL_GRACE_MS)
+}
+
 impl Service {
     /// Records in the store's schedule when `rec` (about to be written)
     /// next has something due, and wakes this instance's scheduler when
-    /// that is now.
-    pub(super) async fn schedule_due(&self, rec: &MatchRecord) -> Result<(), Error> {
+    /// that is now. When a player's seat is to act, the match is scheduled
+    /// no later than a tell check ([`TELL_GRACE_MS`] from now): if the
+    /// writer stops before telling the player, that look tells it. The
+    /// time of the check is returned; this instance's scheduler is not
+    /// woken for it.
+    pub(super) async fn schedule_due(&self, rec: &MatchRecord) -> Result<Option<u64>, Error> {
         let now = now_ms();
-        let Some(at) = next_due(rec, now, self.limits.caps()) else {
-            return Ok(());
+        let due = next_due(rec, now, self.limits.caps());
+        let check = tell_check(rec, now).filter(|&c| due.is_none_or(|d| c < d));
+        let Some(at) = check.or(due) else {
+            return Ok(None);
         };
         self.store.schedule(&rec.id, at).await?;
-        self.due_wake.due(at, now);
-        Ok(())
+        if let Some(d) = due {
+            self.due_wake.due(d, now);
+        }
+        Ok(check)
+    }
+
+    /// After a write of `rec`: once its player was told (`told`), moves
+    /// the tell check `check` made before the write (see
+    /// [`Service::schedule_due`]) to the match's own due time, unless the
+    /// schedule changed meanwhile; when the telling failed, schedules the
+    /// check again (another write may have moved it meanwhile). Then, or
+    /// without a check, [`Service::schedule_written`], which only moves
+    /// earlier.
+    pub(super) async fn schedule_told(&self, rec: &MatchRecord, check: Option<u64>, told: bool) {
+        if let (Some(check), false) = (check, told) {
+            if let Err(e) = self.store.schedule(&rec.id, check).await {
+                tracing::warn!(match_id = %rec.id, error = %e, "tell check not scheduled again");
+            }
+        } else if let Some(check) = check {
+            let due = next_due(rec, now_ms(), self.limits.caps());
+            match self.store.settle_due(&rec.id, check, due).await {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(match_id = %rec.id, error = %e, "tell check left in the schedule");
+                    return;
+                }
+            }
+        }
+        self.schedule_written(rec).await;
     }
 
     /// After a write of `rec`: schedules it again. A scheduler may have
@@ -173,7 +220,15 @@ impl Service {
     /// for. A failure is logged: the write is made, and the schedule made
     /// before it stands unless that race happened too.
     pub(super) async fn schedule_written(&self, rec: &MatchRecord) {
-        if let Err(e) = self.schedule_due(rec).await {
+        let now = now_ms();
+        let Some(at) = next_due(rec, now, self.limits.caps()) else {
+            return;
+        };
+        let scheduled = self.store.schedule(&rec.id, at).await;
+        if scheduled.is_ok() {
+            self.due_wake.due(at, now);
+        }
+        if let Err(e) = scheduled {
             tracing::warn!(match_id = %rec.id, error = %e, "due work not scheduled after a write");
         }
     }
@@ -200,7 +255,15 @@ impl Service {
             self.hooks.settle(&rec).await?;
             None
         } else {
-            next_due(&rec, now_ms(), self.limits.caps())
+            let now = now_ms();
+            let next = next_due(&rec, now, self.limits.caps());
+            // Nothing more to play: the seat to act may not have been
+            // told, by a writer that stopped or failed to, or by this
+            // look's own commit above (told again at most once).
+            if next.is_none_or(|t| t > now) {
+                self.hooks.retell(&rec).await?;
+            }
+            next
         };
         self.store
             .settle_due(&claim.id, claim.lease_until_ms, next)

@@ -62,3 +62,4 @@ mod tables;
 mod tournaments;
 mod tournaments_kill;
 mod tournaments_told;
+mod turn_told;

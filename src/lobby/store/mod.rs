@@ -37,8 +37,10 @@ pub struct Snapshot {
 pub const EVENTS_KEPT: usize = 256;
 
 /// How many once-keys ([`LobbyStore::push_event_once`]) a player's stream
-/// remembers; older ones are forgotten.
-pub const ONCE_KEPT: usize = 1024;
+/// remembers, as many as the events it keeps; older ones are forgotten.
+/// Every `your_turn` carries one, and a telling is repeated within
+/// seconds, so this bounds a player's memory without losing a repeat.
+pub const ONCE_KEPT: usize = EVENTS_KEPT;
 
 /// The kinds of document the lobby keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,0 +1,101 @@
+//! A player's turn is never left untold: the first try to tell the player
+//! of every third turn fails as if the store were down, after the write
+//! that made it its turn. The scheduler's tell check tells it again, so a
+//! bot that acts only on its `your_turn` events plays its match (no
+//! clock: without that check it would wait for ever) and hears each turn
+//! exactly once.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::app::{Backend, lobby_over, lobby_store_for, spawn_service, unlimited};
+use crate::backends::both_stores;
+use crate::lobby_client::{player_events, post_at_version, register};
+use crate::tapped_store::TappedStore;
+
+/// How long the bot may take to finish its hand.
+const DEADLINE: Duration = Duration::from_secs(180);
+
+async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
+    let tries = Arc::new(Mutex::new(HashMap::<String, u32>::new()));
+    let mut tapped = TappedStore::over(lobby_store_for(backend).await);
+    let counted = Arc::clone(&tries);
+    tapped.refuse_once = Box::new(move |once: &str| {
+        let mut tries = counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let keys = tries.len();
+        let n = tries.entry(once.to_string()).or_default();
+        *n += 1;
+        // The first try of every third key told.
+        once.starts_with("turn:") && *n == 1 && keys % 3 == 2
+    });
+    let app = spawn_service(lobby_over(backend, Arc::new(tapped)).await, unlimited());
+    let me = register(&app, "told", "bot").await;
+    let r = app
+        .post(
+            "/v1/matches",
+            Some(&me.key),
+            json!({"auto_deal": true, "rules": {"max_hands": 1},
+                   "seats": [{"player": me.id}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.json["match_id"].as_str().unwrap().to_string();
+
+    // Acts only on `your_turn`, as a daemon does; counts each version told.
+    let mut heard: HashMap<u64, u32> = HashMap::new();
+    let (mut after, mut over) = (0, false);
+    let started = Instant::now();
+    while !over {
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the match did not end: turns heard {heard:?}, tries {:?}",
+            tries.lock().unwrap_or_else(PoisonError::into_inner)
+        );
+        let page = player_events(&app, &me.key, after, 5_000).await;
+        after = page["last_seq"].as_u64().unwrap();
+        let mut turn: Option<Value> = None;
+        for e in page["events"].as_array().unwrap() {
+            match e["type"].as_str().unwrap() {
+                "your_turn" => {
+                    assert_eq!(e["match_id"], id.as_str());
+                    *heard.entry(e["version"].as_u64().unwrap()).or_default() += 1;
+                    turn = Some(e["version"].clone());
+                }
+                "match_over" => over = true,
+                _ => {}
+            }
+        }
+        if let (Some(version), false) = (turn, over) {
+            let path = format!("/v1/matches/{id}");
+            let view = app.get(&path, Some(&me.key)).await;
+            assert_eq!(view.status, StatusCode::OK, "{}", view.text);
+            if view.json["version"] == version
+                && let Some(action) = view.json["legal_actions"].get(0)
+            {
+                post_at_version(&app, &id, &me.key, action, &version).await;
+            }
+        }
+    }
+    let tries = tries.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let refused: Vec<&String> = tries
+        .iter()
+        .filter(|(k, n)| k.starts_with("turn:") && **n > 1)
+        .map(|(k, _)| k)
+        .collect();
+    assert!(refused.len() >= 2, "some tellings failed: {tries:?}");
+    for key in &refused {
+        let version: u64 = key.rsplit(':').next().unwrap().parse().unwrap();
+        assert_eq!(heard.get(&version), Some(&1), "{key} heard once");
+    }
+    assert!(
+        heard.values().all(|&n| n == 1),
+        "every turn heard once: {heard:?}"
+    );
+    assert!(heard.len() >= 12, "a hand's turns: {heard:?}");
+}
+
+both_stores!(a_turn_whose_telling_failed_is_told_again_once);
