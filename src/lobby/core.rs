@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
 
-use super::records::{self, PlayerEvent, PlayerRecord, SeatPlayer};
+use super::records::{self, PlayerEvent, PlayerRecord, RatingChange, SeatPlayer};
 use super::store::{Doc, LobbyStore};
 use crate::rating::Rating;
 use crate::rules::{Phase, Seat};
@@ -137,27 +137,51 @@ impl LobbyCore {
     }
 
     /// A finished match: every player has it counted, once (with its
-    /// rating when rated; see `ratings/apply.rs`), then hears so.
-    async fn match_over(&self, rec: &MatchRecord) {
+    /// rating when rated; see `ratings/apply.rs`), then hears so; whether
+    /// every player was told.
+    async fn match_over(&self, rec: &MatchRecord) -> bool {
         // A failure is logged there; the scheduler settles what is
         // missing (the finished match stays due until it is settled).
         self.list_logged(rec).await;
         let (changes, _) = self.apply_each(rec).await;
+        match self.tell_over(rec, &changes).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(match_id = %rec.id, error = %e, "match_over left to the scheduler");
+                false
+            }
+        }
+    }
+
+    /// Tells every player of finished match `rec` that it is over, with
+    /// its rating change from `changes` (by seat), once per player
+    /// however many instances tell it (the writer that ended it, and the
+    /// scheduler when it settles it); the first failure, after trying
+    /// every player.
+    async fn tell_over(
+        &self,
+        rec: &MatchRecord,
+        changes: &[Option<RatingChange>],
+    ) -> Result<(), Error> {
         let view = rec.game.view(None);
         let winner = serde_json::to_value(view.winner).unwrap_or_default();
+        let once = format!("over:{}", rec.id);
+        let mut failed = Ok(());
         for (seat, s) in rec.seats.iter().enumerate() {
             if let Some(p) = s.player.as_ref().filter(|p| !p.is_house()) {
-                let rating = changes.get(seat).cloned().flatten();
                 let event = PlayerEvent::MatchOver {
                     match_id: rec.id.clone(),
                     seat: seat as Seat,
                     winner: winner.clone(),
                     scores: view.scores.clone(),
-                    rating,
+                    rating: changes.get(seat).cloned().flatten(),
                 };
-                self.publish(&p.id, &event).await;
+                if let Err(e) = self.publish_once(&p.id, &once, &event).await {
+                    failed = failed.and(Err(e));
+                }
             }
         }
+        failed
     }
 }
 
@@ -213,8 +237,7 @@ impl Hooks for LobbyCore {
             return true;
         }
         if rec.game.phase() == Phase::MatchOver {
-            self.match_over(rec).await;
-            return true;
+            return self.match_over(rec).await;
         }
         match self.tell_turn(rec).await {
             Ok(()) => true,
@@ -232,10 +255,13 @@ impl Hooks for LobbyCore {
         self.tell_turn(rec).await
     }
 
+    /// Also tells every player the match is over again, at most once
+    /// each: its writer may have stopped before telling them.
     async fn settle(&self, rec: &MatchRecord) -> Result<(), Error> {
         self.tournaments.match_over(&rec.id);
         self.list_match(rec).await?;
-        self.settle_ratings(rec).await
+        let changes = self.settle_ratings(rec).await?;
+        self.tell_over(rec, &changes).await
     }
 }
 

@@ -1,9 +1,10 @@
 //! A player's turn is never left untold: the first try to tell the player
-//! of every third turn fails as if the store were down, after the write
-//! that made it its turn. The scheduler's tell check tells it again, so a
-//! bot that acts only on its `your_turn` events plays its match (no
-//! clock: without that check it would wait for ever) and hears each turn
-//! exactly once.
+//! of every third turn, and of the match's end, fails as if the store
+//! were down, after the write it tells of. The scheduler's tell check
+//! tells the turn again, and its settling of the finished match tells the
+//! end, so a bot that acts only on its `your_turn` events plays its match
+//! (no clock: without that check it would wait for ever) and hears each
+//! turn and the end exactly once.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -29,8 +30,8 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
         let keys = tries.len();
         let n = tries.entry(once.to_string()).or_default();
         *n += 1;
-        // The first try of every third key told.
-        once.starts_with("turn:") && *n == 1 && keys % 3 == 2
+        // The first try of every third turn told, and of the end.
+        *n == 1 && (once.starts_with("over:") || once.starts_with("turn:") && keys % 3 == 2)
     });
     let app = spawn_service(lobby_over(backend, Arc::new(tapped)).await, unlimited());
     let me = register(&app, "told", "bot").await;
@@ -47,9 +48,9 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
 
     // Acts only on `your_turn`, as a daemon does; counts each version told.
     let mut heard: HashMap<u64, u32> = HashMap::new();
-    let (mut after, mut over) = (0, false);
+    let (mut after, mut over) = (0, 0);
     let started = Instant::now();
-    while !over {
+    while over == 0 {
         assert!(
             started.elapsed() < DEADLINE,
             "the match did not end: turns heard {heard:?}, tries {:?}",
@@ -65,11 +66,11 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
                     *heard.entry(e["version"].as_u64().unwrap()).or_default() += 1;
                     turn = Some(e["version"].clone());
                 }
-                "match_over" => over = true,
+                "match_over" => over += 1,
                 _ => {}
             }
         }
-        if let (Some(version), false) = (turn, over) {
+        if let (Some(version), 0) = (turn, over) {
             let path = format!("/v1/matches/{id}");
             let view = app.get(&path, Some(&me.key)).await;
             assert_eq!(view.status, StatusCode::OK, "{}", view.text);
@@ -80,7 +81,14 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
             }
         }
     }
+    // Nothing more comes: the end is told once too.
+    let page = player_events(&app, &me.key, after, 3_000).await;
+    let more = page["events"].as_array().unwrap();
+    assert!(more.is_empty(), "after the end: {more:?}");
+    assert_eq!(over, 1, "match_over heard once");
     let tries = tries.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let over_key = format!("over:{id}");
+    assert!(tries[&over_key] > 1, "the end told again: {tries:?}");
     let refused: Vec<&String> = tries
         .iter()
         .filter(|(k, n)| k.starts_with("turn:") && **n > 1)

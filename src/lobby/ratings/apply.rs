@@ -143,19 +143,25 @@ impl LobbyCore {
 
     /// For the scheduler: settles a finished match this process has not
     /// seen settled (its committing instance may have died before rating
-    /// or counting it).
+    /// or counting it), and answers each seat's rating change (read back
+    /// when it was applied before) so that its players can be told; a
+    /// casual match this process settled needs nothing read.
     ///
     /// # Errors
     /// As [`apply_ratings`](Self::apply_ratings); the match then stays
     /// due, to be tried again.
-    pub(in crate::lobby) async fn settle_ratings(&self, rec: &MatchRecord) -> Result<(), Error> {
+    pub(in crate::lobby) async fn settle_ratings(
+        &self,
+        rec: &MatchRecord,
+    ) -> Result<Vec<Option<RatingChange>>, Error> {
+        let casual = rec.rated.is_none() && self.settled.contains(&rec.id);
         if rec.game.phase() != Phase::MatchOver
-            || self.settled.contains(&rec.id)
+            || casual
             || registered_players(rec).next().is_none()
         {
-            return Ok(());
+            return Ok(vec![None; rec.seats.len()]);
         }
-        self.apply_ratings(rec).await.map(drop)
+        self.apply_ratings(rec).await
     }
 
     /// Where the registered players of `rec` registered from, per seat
