@@ -6,8 +6,9 @@
 //! It asks the [`Hooks`] to turn a player's API key into a player id, to
 //! describe a player who is seated, and for a player's rating in a rated
 //! pool; and it tells them when a match was created, after every commit,
-//! and, from the scheduler, when a finished match is due (so that work the
-//! committing instance could not finish, such as a rating update, is
+//! and, from the scheduler, when a finished match is due or a match was
+//! looked at with nothing to play (so that work the committing instance
+//! could not finish, such as a rating update or telling a player, is
 //! finished by another). The lobby implements the hooks; a service without them
 //! ([`NoPlayers`]) serves anonymous matches only.
 
@@ -21,7 +22,9 @@ use crate::rating::Rating;
 /// What the match service asks of the players' directory and tells it.
 ///
 /// Every telling method is called after the match's own write has been
-/// made: a failure there is the hooks' to log, never the caller's.
+/// made: a failure there never undoes it. `committed` answers whether it
+/// told the seat to act, so that the caller leaves the scheduler to tell
+/// it again; the scheduler's calls answer their errors, to be tried again.
 #[async_trait]
 pub trait Hooks: Send + Sync + 'static {
     /// The id of the player whose API key `key` is.

@@ -224,12 +224,11 @@ impl Service {
         let Some(at) = next_due(rec, now, self.limits.caps()) else {
             return;
         };
-        let scheduled = self.store.schedule(&rec.id, at).await;
-        if scheduled.is_ok() {
-            self.due_wake.due(at, now);
-        }
-        if let Err(e) = scheduled {
-            tracing::warn!(match_id = %rec.id, error = %e, "due work not scheduled after a write");
+        match self.store.schedule(&rec.id, at).await {
+            Ok(()) => self.due_wake.due(at, now),
+            Err(e) => {
+                tracing::warn!(match_id = %rec.id, error = %e, "due work not scheduled after a write")
+            }
         }
     }
 
