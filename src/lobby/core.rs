@@ -203,8 +203,9 @@ impl Hooks for LobbyCore {
     }
 
     /// Lists the match among its players' matches, tells them it
-    /// started, then what [`committed`](Hooks::committed) tells.
-    async fn started(&self, rec: &MatchRecord) {
+    /// started, then what [`committed`](Hooks::committed) tells (and
+    /// answers whether the turn was told).
+    async fn started(&self, rec: &MatchRecord) -> bool {
         self.list_logged(rec).await;
         for (seat, s) in rec.seats.iter().enumerate() {
             if let Some(p) = &s.player {
@@ -215,9 +216,7 @@ impl Hooks for LobbyCore {
                 self.publish(&p.id, &event).await;
             }
         }
-        // A turn left untold is the tell check's (the match was stored
-        // with one).
-        self.committed(rec).await;
+        self.committed(rec).await
     }
 
     /// The player whose seat is to act hears it is its turn; when the

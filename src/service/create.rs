@@ -167,13 +167,14 @@ impl Service {
             events,
             applied: house,
         } = self.driver.advance(rec, events, now).await?;
-        if !self.store_new(&rec, &events).await? {
+        let Some(check) = self.store_new(&rec, &events).await? else {
             return Ok(None);
-        }
+        };
         metrics::metrics().matches_created.inc();
         house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
-        self.hooks.started(&rec).await;
+        let told = self.hooks.started(&rec).await;
+        self.schedule_told(&rec, check, told).await;
         Ok(Some(Created {
             match_id: rec.id.clone(),
             tokens: seat_tokens,

@@ -22,9 +22,10 @@ use crate::rating::Rating;
 /// What the match service asks of the players' directory and tells it.
 ///
 /// Every telling method is called after the match's own write has been
-/// made: a failure there never undoes it. `committed` answers whether it
-/// told the seat to act, so that the caller leaves the scheduler to tell
-/// it again; the scheduler's calls answer their errors, to be tried again.
+/// made: a failure there never undoes it. `started` and `committed`
+/// answer whether they told the seat to act, so that the caller leaves
+/// the scheduler to tell it again; the scheduler's calls answer their
+/// errors, to be tried again.
 #[async_trait]
 pub trait Hooks: Send + Sync + 'static {
     /// The id of the player whose API key `key` is.
@@ -46,8 +47,9 @@ pub trait Hooks: Send + Sync + 'static {
     /// `StoreUnavailable`.
     async fn rating(&self, id: &str, pool: &str) -> Result<Option<Rating>, Error>;
 
-    /// A new match was stored.
-    async fn started(&self, rec: &MatchRecord);
+    /// A new match was stored; whether the seat to act, if a player's,
+    /// was told (as [`Hooks::committed`]).
+    async fn started(&self, rec: &MatchRecord) -> bool;
 
     /// A commit of `rec` was stored (the turn may have passed, the match
     /// may be over); whether the seat to act, if a player's, was told
@@ -91,7 +93,9 @@ impl Hooks for NoPlayers {
         Ok(None)
     }
 
-    async fn started(&self, _rec: &MatchRecord) {}
+    async fn started(&self, _rec: &MatchRecord) -> bool {
+        true
+    }
 
     async fn committed(&self, _rec: &MatchRecord) -> bool {
         true

@@ -226,8 +226,10 @@ impl Service {
         Ok(outcome)
     }
 
-    /// Stores a new match with the events of its creation; `false` if the
-    /// id is taken.
+    /// Stores a new match with the events of its creation; `None` if the
+    /// id is taken, else the tell check scheduled before it (see
+    /// [`Service::schedule_due`]), which the caller moves once the
+    /// players are told ([`Service::schedule_told`]).
     ///
     /// # Errors
     /// `Internal` if the record does not serialize; the store's errors.
@@ -235,7 +237,7 @@ impl Service {
         &self,
         rec: &MatchRecord,
         events: &[StoredEvent],
-    ) -> Result<bool, Error> {
+    ) -> Result<Option<Option<u64>>, Error> {
         let moves = compact::moves_of(events);
         if moves.len() as u64 != rec.version {
             return Err(Error::Internal(format!(
@@ -246,17 +248,18 @@ impl Service {
         }
         let setup = compact::setup_of(rec)?;
         let log = [compact::entry(&moves, rec.deadline_ms)];
-        // A tell check stays: the players are told by whoever stored the
-        // match, after this returns.
-        self.schedule_due(rec).await?;
+        let check = self.schedule_due(rec).await?;
         let created = self
             .store
             .create(&rec.id, rec.version, &setup, &log)
             .await?;
-        if created {
+        if !created {
+            return Ok(None);
+        }
+        if check.is_none() {
             self.schedule_written(rec).await;
         }
-        Ok(created)
+        Ok(Some(check))
     }
 
     /// What the store remembers as the answer `view` (of `rec`) to an
