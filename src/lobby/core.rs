@@ -109,14 +109,7 @@ impl LobbyCore {
     /// turn, once per version: the writer tells, and a tell check of the
     /// scheduler tells again what a writer that stopped did not.
     async fn tell_turn(&self, rec: &MatchRecord) -> Result<(), Error> {
-        let Some(seat) = rec.game.turn() else {
-            return Ok(());
-        };
-        let Some(p) = rec.seats[seat as usize]
-            .player
-            .as_ref()
-            .filter(|p| !p.is_house())
-        else {
+        let Some((seat, p)) = rec.player_to_act() else {
             return Ok(());
         };
         let event = PlayerEvent::YourTurn {
@@ -248,9 +241,6 @@ impl Hooks for LobbyCore {
     }
 
     async fn retell(&self, rec: &MatchRecord) -> Result<(), Error> {
-        if rec.game.phase() == Phase::MatchOver {
-            return Ok(());
-        }
         self.tell_turn(rec).await
     }
 

@@ -167,14 +167,12 @@ impl Service {
             events,
             applied: house,
         } = self.driver.advance(rec, events, now).await?;
-        let Some(check) = self.store_new(&rec, &events).await? else {
+        if !self.store_new(&rec, &events).await? {
             return Ok(None);
-        };
+        }
         metrics::metrics().matches_created.inc();
         house.record();
         tracing::info!(match_id = %rec.id, seats = ?rec.seats.iter().map(|s| s.kind).collect::<Vec<_>>(), "match created");
-        let told = self.hooks.started(&rec).await;
-        self.schedule_told(&rec, check, told).await;
         Ok(Some(Created {
             match_id: rec.id.clone(),
             tokens: seat_tokens,

@@ -221,15 +221,16 @@ impl Service {
             let told = self.hooks.committed(rec).await;
             if write {
                 self.schedule_told(rec, check, told).await;
+            } else if !told {
+                self.schedule_untold(rec).await;
             }
         }
         Ok(outcome)
     }
 
-    /// Stores a new match with the events of its creation; `None` if the
-    /// id is taken, else the tell check scheduled before it (see
-    /// [`Service::schedule_due`]), which the caller moves once the
-    /// players are told ([`Service::schedule_told`]).
+    /// Stores a new match with the events of its creation and tells its
+    /// players, scheduled as a write is ([`save`](Self::save)); `false` if
+    /// the id is taken.
     ///
     /// # Errors
     /// `Internal` if the record does not serialize; the store's errors.
@@ -237,7 +238,7 @@ impl Service {
         &self,
         rec: &MatchRecord,
         events: &[StoredEvent],
-    ) -> Result<Option<Option<u64>>, Error> {
+    ) -> Result<bool, Error> {
         let moves = compact::moves_of(events);
         if moves.len() as u64 != rec.version {
             return Err(Error::Internal(format!(
@@ -253,13 +254,11 @@ impl Service {
             .store
             .create(&rec.id, rec.version, &setup, &log)
             .await?;
-        if !created {
-            return Ok(None);
+        if created {
+            let told = self.hooks.started(rec).await;
+            self.schedule_told(rec, check, told).await;
         }
-        if check.is_none() {
-            self.schedule_written(rec).await;
-        }
-        Ok(Some(check))
+        Ok(created)
     }
 
     /// What the store remembers as the answer `view` (of `rec`) to an

@@ -165,6 +165,14 @@ impl MatchRecord {
             game: self.game.view(viewer),
         }
     }
+
+    /// The seat to act and its registered player, when a registered
+    /// player (not a house bot) is to act: who is told `your_turn`.
+    pub fn player_to_act(&self) -> Option<(Seat, &SeatPlayer)> {
+        let seat = self.game.turn()?;
+        let player = self.seats.get(seat as usize)?.player.as_ref()?;
+        (!player.is_house()).then_some((seat, player))
+    }
 }
 
 #[cfg(test)]

@@ -160,9 +160,7 @@ pub const TELL_GRACE_MS: u64 = 2_000;
 /// When a look at `rec` must check that the player whose seat is to act
 /// was told so: [`TELL_GRACE_MS`] from `now`, if a player's seat is to act.
 fn tell_check(rec: &MatchRecord, now: u64) -> Option<u64> {
-    let seat = rec.game.turn()?;
-    let player = rec.seats.get(seat as usize)?.player.as_ref()?;
-    (rec.game.phase() != Phase::MatchOver && !player.is_house()).then_some(now + TELL_GRACE_MS)
+    rec.player_to_act().map(|_| now + TELL_GRACE_MS)
 }
 
 impl Service {
@@ -190,15 +188,12 @@ impl Service {
     /// After a write of `rec`: once its player was told (`told`), moves
     /// the tell check `check` made before the write (see
     /// [`Service::schedule_due`]) to the match's own due time, unless the
-    /// schedule changed meanwhile; when the telling failed, schedules the
-    /// check again (another write may have moved it meanwhile). Then, or
-    /// without a check, [`Service::schedule_written`], which only moves
-    /// earlier.
+    /// schedule changed meanwhile; when the telling failed, schedules a
+    /// check again ([`Service::schedule_untold`]). Then, or without a
+    /// check, [`Service::schedule_written`], which only moves earlier.
     pub(super) async fn schedule_told(&self, rec: &MatchRecord, check: Option<u64>, told: bool) {
-        if let (Some(check), false) = (check, told) {
-            if let Err(e) = self.store.schedule(&rec.id, check).await {
-                tracing::warn!(match_id = %rec.id, error = %e, "tell check not scheduled again");
-            }
+        if !told {
+            self.schedule_untold(rec).await;
         } else if let Some(check) = check {
             let due = next_due(rec, now_ms(), self.limits.caps());
             match self.store.settle_due(&rec.id, check, due).await {
@@ -211,6 +206,19 @@ impl Service {
             }
         }
         self.schedule_written(rec).await;
+    }
+
+    /// After a commit of `rec` whose telling failed: schedules a tell
+    /// check (another write may have moved the one made before it; a
+    /// scheduler's own commit made none, and this earlier time outlives
+    /// its lease, which its settling then leaves alone).
+    pub(super) async fn schedule_untold(&self, rec: &MatchRecord) {
+        let Some(check) = tell_check(rec, now_ms()) else {
+            return;
+        };
+        if let Err(e) = self.store.schedule(&rec.id, check).await {
+            tracing::warn!(match_id = %rec.id, error = %e, "tell check not scheduled again");
+        }
     }
 
     /// After a write of `rec`: schedules it again. A scheduler may have
@@ -249,6 +257,7 @@ impl Service {
             }
             Err(e) => return Err(e),
         };
+        let loaded = rec.version;
         let rec = self.bring_current(rec, Scheduling::Claimed).await?;
         let next = if rec.game.phase() == Phase::MatchOver {
             self.hooks.settle(&rec).await?;
@@ -256,10 +265,10 @@ impl Service {
         } else {
             let now = now_ms();
             let next = next_due(&rec, now, self.limits.caps());
-            // Nothing more to play: the seat to act may not have been
-            // told, by a writer that stopped or failed to, or by this
-            // look's own commit above (told again at most once).
-            if next.is_none_or(|t| t > now) {
+            // A look that played nothing: the last writer may have
+            // stopped before telling the seat to act (this look's own
+            // commits told, or scheduled a check when they failed).
+            if rec.version == loaded && next.is_none_or(|t| t > now) {
                 self.hooks.retell(&rec).await?;
             }
             next

@@ -4,7 +4,9 @@
 //! tells the turn again, and its settling of the finished match tells the
 //! end, so a bot that acts only on its `your_turn` events plays its match
 //! (no clock: without that check it would wait for ever) and hears each
-//! turn and the end exactly once.
+//! turn and the end exactly once. Played twice: with the house bots'
+//! replies played by the player's own writes, and with one step a write,
+//! so that the scheduler's commits pass the turn (and tell it).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,7 +15,10 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::{Backend, lobby_over, lobby_store_for, spawn_service, unlimited};
+use botifarra::lobby::Lobby;
+use botifarra::service::{Limits, Service};
+
+use crate::app::{Backend, lobby_store_for, spawn_service, store_for, unlimited};
 use crate::backends::both_stores;
 use crate::lobby_client::{player_events, post_at_version, register};
 use crate::tapped_store::TappedStore;
@@ -21,7 +26,19 @@ use crate::tapped_store::TappedStore;
 /// How long the bot may take to finish its hand.
 const DEADLINE: Duration = Duration::from_secs(180);
 
+/// The player's turns told by its own writes (the house bots' replies
+/// played within them).
 async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
+    told_again_once(backend, Limits::default().max_steps).await;
+}
+
+/// The player's turns told by the scheduler's commits: one engine step a
+/// write, so the house bots' replies are the scheduler's.
+async fn a_turn_the_scheduler_failed_to_tell_is_told_again_once(backend: Backend) {
+    told_again_once(backend, 1).await;
+}
+
+async fn told_again_once(backend: Backend, max_steps: usize) {
     let tries = Arc::new(Mutex::new(HashMap::<String, u32>::new()));
     let mut tapped = TappedStore::over(lobby_store_for(backend).await);
     let counted = Arc::clone(&tries);
@@ -33,7 +50,12 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
         // The first try of every third turn told, and of the end.
         *n == 1 && (once.starts_with("over:") || once.starts_with("turn:") && keys % 3 == 2)
     });
-    let app = spawn_service(lobby_over(backend, Arc::new(tapped)).await, unlimited());
+    let limits = Limits {
+        max_steps,
+        ..Limits::default()
+    };
+    let svc = Service::new(store_for(backend, None).await, limits).expect("start the service");
+    let app = spawn_service(Lobby::new(svc, Arc::new(tapped)), unlimited());
     let me = register(&app, "told", "bot").await;
     let r = app
         .post(
@@ -106,4 +128,7 @@ async fn a_turn_whose_telling_failed_is_told_again_once(backend: Backend) {
     assert!(heard.len() >= 12, "a hand's turns: {heard:?}");
 }
 
-both_stores!(a_turn_whose_telling_failed_is_told_again_once);
+both_stores!(
+    a_turn_whose_telling_failed_is_told_again_once,
+    a_turn_the_scheduler_failed_to_tell_is_told_again_once,
+);
