@@ -125,20 +125,24 @@ fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
             let before = s.nodes;
             let start = cpu_nanos();
             let solved = if each {
-                s.solve_each(&h).is_some()
+                s.solve_each(&h).map(|cards| {
+                    let v: Vec<String> = cards.iter().map(|(c, v)| format!("{c}:{v}")).collect();
+                    v.join(",")
+                })
             } else {
-                s.value(&h, h.turn).is_some()
+                s.value(&h, h.turn).map(|v| v.to_string())
             };
             ms.push((cpu_nanos() - start) as f64 / 1e6);
             nodes += s.nodes - before;
             eprintln!(
-                "{label} {}/{deals}: seed={} ms={:.2} nodes={}",
+                "{label} {}/{deals}: seed={} ms={:.2} nodes={} {label}={}",
                 d + 1,
                 seed + d,
                 ms[ms.len() - 1],
-                s.nodes - before
+                s.nodes - before,
+                solved.as_deref().unwrap_or("none"),
             );
-            if !solved {
+            if solved.is_none() {
                 eprintln!("botifarra: deal {} was not solved", seed + d);
                 return ExitCode::FAILURE;
             }

@@ -24,8 +24,11 @@
 //!   guess is the points of a playout in which every seat plays the first
 //!   card of its move ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks
-//!   (zero-point cards renumbered, so positions that differ only by which
-//!   of them are gone share an entry), bounded memory ([`table`]). In the
+//!   (every card renumbered, so positions that differ only by which
+//!   zero-point cards are gone share an entry), bounded memory
+//!   ([`table`]). An entry also bounds every trick start of its shape
+//!   whose counting cards differ (payoff similarity): widened by the
+//!   points the cards differ by, rank for rank. In the
 //!   pairs game the entries bound side 0's points and serve both sides
 //!   (one side takes the rest of what the other does), so a solver kept
 //!   between the two sides' positions of a hand keeps its table.

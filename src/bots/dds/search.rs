@@ -325,11 +325,10 @@ impl DealSolver {
         let mut hint = None;
         let left = self.pos.left;
         if let Some(e) = self.table.get(&key) {
-            let (elo, ehi) = (i32::from(e.lo), i32::from(e.hi));
             let (elo, ehi) = if self.flip {
-                (left - ehi, left - elo)
+                (left - e.hi.min(left), left - e.lo)
             } else {
-                (elo, ehi)
+                (e.lo, e.hi)
             };
             if elo >= need {
                 return elo;

@@ -1,76 +1,120 @@
 //! The transposition table: bounds on the hand points still to take from a
-//! trick start, keyed on relative ranks.
+//! trick start, keyed on relative ranks, and shared between positions that
+//! differ only in their card points.
 //!
-//! **Keys.** Only the order of the cards in play and their points matter to
-//! the rest of a hand (which card beats which, the lowest of a suit, the
-//! counting cards of forced mode), so two trick starts whose hands differ
-//! only by which zero-point cards are already gone have the same value. The
-//! key renumbers, suit by suit, the zero-point cards still in play from the
-//! bottom (the 2 to the 8: strengths 0 to 6) and keeps the counting cards
-//! (the 10 to the 9) where they are; with the leader, it is the position up
-//! to card equivalence.
+//! **Keys.** Which card beats which depends only on the order of the cards
+//! in play, so the key numbers the cards held suit by suit from the lowest
+//! and records who holds each: the *shape* of the trick start. Two trick
+//! starts of one shape play the same: the same legal cards (by their
+//! relative rank), the same trick winners, the same turns. They differ
+//! only in the points of the cards, which the key records apart: which of
+//! each suit's five counting cards (the 10 to the 9) are still held. With
+//! the same counting cards, two trick starts of one shape are the same
+//! position up to card equivalence (the zero-point cards gone do not
+//! matter).
 //!
-//! **Memory.** A fixed array of `2^bits` entries of 32 bytes (the four
-//! hands packed in three words), in buckets of two that fill one 64-byte
-//! cache line, allocated once: a new entry takes a slot of an older
-//! generation first, else the one whose search cost fewer positions. A new
-//! generation (new trump, side or rules) empties the table without touching
-//! its memory.
+//! **Payoff similarity.** Two trick starts of one shape but other counting
+//! cards have values close to each other: take each suit's cards from the
+//! top, the `j`-th highest of one against the `j`-th highest of the other;
+//! every line of play captures the same cards in both, so the side's
+//! points differ by at most what the cards it could capture differ by. An
+//! entry's bounds therefore bound every trick start of its shape, widened
+//! by the points where the two differ (the lower bound by what the entry's
+//! cards are worth more, the upper by what they are worth less). Under
+//! forced mode the counting cards change which cards are legal, so there
+//! an entry serves only its own counting cards.
+//!
+//! **Memory.** A fixed array of `2^bits` entries of 32 bytes, in buckets of
+//! two that fill one 64-byte cache line, picked by the shape alone (so that
+//! the trick starts of a shape meet), allocated once: a new entry takes a
+//! slot of an older generation first, else the one whose search cost fewer
+//! positions. A new generation (new trump, side or rules) empties the table
+//! without touching its memory.
 
 use crate::rules::{Card, CardSet};
 
 use super::pos::Pos;
 
-/// Every zero-point card of suit 0 (strengths 0 to 6).
-const LOW: u64 = 0x7F;
+/// Every card of suit 0.
+const SUIT: u64 = 0xFFF;
 
-/// A trick start up to card equivalence: each seat's cards renumbered (48
-/// bits each, packed in three words), and the leader.
+/// The strength of a suit's lowest counting card (the 10).
+const COUNTING: u8 = 7;
+
+/// A trick start's shape (see the module's documentation), its counting
+/// cards, and whether only its own counting cards may use an entry.
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
 pub(super) struct Key {
-    packed: [u64; 3],
-    leader: u8,
-    /// Mixes every bit of the rest: picks the bucket.
+    /// The cards held in the key's order (suit by suit from the lowest):
+    /// word 0 has the low bit of each one's seat and, from bit 48, how
+    /// many each suit has (4 bits a suit); word 1 the high bit of each
+    /// one's seat and, from bit 48, the leader.
+    shape: [u64; 2],
+    /// The counting cards held: 5 bits a suit, the 10 lowest.
+    counting: u32,
+    /// Forced mode: an entry serves only the same counting cards.
+    strict: bool,
+    /// Mixes every bit of the shape: picks the bucket.
     hash: u64,
 }
 
 impl Key {
     /// The key of `pos` (at a trick start) whose cards held are `held`.
     pub fn of(pos: &Pos, held: CardSet) -> Key {
-        let alive = held.0;
-        let mut out = [0u64; 4];
-        for (o, h) in out.iter_mut().zip(pos.hands) {
-            *o = h.0 & !spread(LOW);
-        }
+        let [h0, h1, h2, h3] = pos.hands.map(|h| h.0);
+        let (lo, hi) = (gather(h1 | h3, held.0), gather(h2 | h3, held.0));
+        let (mut counts, mut counting) = (0u64, 0u32);
         for s in 0..4 {
-            let base = 12 * s;
-            let mut low = alive & (LOW << base);
-            let mut k = base;
-            while low != 0 {
-                let b = low & low.wrapping_neg();
-                let owner = pos.hands.iter().position(|h| h.0 & b != 0).unwrap_or(0);
-                out[owner] |= 1 << k;
-                k += 1;
-                low ^= b;
-            }
+            let cards = held.0 >> (12 * s) & SUIT;
+            counts |= u64::from(cards.count_ones()) << (48 + 4 * s);
+            counting |= ((cards >> COUNTING) as u32) << (5 * s);
         }
-        let packed = [
-            out[0] | out[1] << 48,
-            out[1] >> 16 | out[2] << 32,
-            out[2] >> 32 | out[3] << 16,
-        ];
+        debug_assert_eq!(held.0, h0 | h1 | h2 | h3);
+        let shape = [lo | counts, hi | u64::from(pos.turn) << 48];
         Key {
-            packed,
-            leader: pos.turn,
-            hash: hash(packed, pos.turn),
+            shape,
+            counting,
+            strict: pos.forced,
+            hash: hash(shape),
         }
     }
 }
 
-/// Mixes a key's cards and leader.
-fn hash(packed: [u64; 3], leader: u8) -> u64 {
-    let mut h = u64::from(leader);
-    for &x in &packed {
+/// The bits of `bits` at the set bits of `mask`, packed from bit 0 in
+/// order (one `PEXT` where the CPU has BMI2).
+#[inline]
+pub(super) fn gather(bits: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2, checked just above.
+        return unsafe { extract(bits, mask) };
+    }
+    gather_bits(bits, mask)
+}
+
+/// [`gather`] without `PEXT`: bit by bit.
+pub(super) fn gather_bits(bits: u64, mask: u64) -> u64 {
+    let (mut out, mut i, mut left) = (0, 0, mask);
+    while left != 0 {
+        let b = left & left.wrapping_neg();
+        out |= u64::from(bits & b != 0) << i;
+        i += 1;
+        left ^= b;
+    }
+    out
+}
+
+/// `PEXT`: the bits of `bits` at the set bits of `mask`, packed.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn extract(bits: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(bits, mask)
+}
+
+/// Mixes a key's shape.
+fn hash(shape: [u64; 2]) -> u64 {
+    let mut h = 0u64;
+    for &x in &shape {
         h = (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^= h >> 29;
     }
@@ -81,42 +125,80 @@ fn hash(packed: [u64; 3], leader: u8) -> u64 {
     h ^ h >> 33
 }
 
-/// `m` (a mask of suit 0) repeated in every suit.
-const fn spread(m: u64) -> u64 {
-    m | m << 12 | m << 24 | m << 36
+/// For two sets of one suit's counting cards held (5 bits, the 10
+/// lowest) in trick starts of one shape: what the first's cards are worth
+/// more than the second's, and less, card by card from the top.
+const SIMILAR: [[(u8, u8); 32]; 32] = similar();
+
+const fn similar() -> [[(u8, u8); 32]; 32] {
+    let mut out = [[(0, 0); 32]; 32];
+    let mut a = 0;
+    while a < 32 {
+        let mut b = 0;
+        while b < 32 {
+            let (mut more, mut less) = (0, 0);
+            let (mut x, mut y) = (a as u32, b as u32);
+            while x != 0 || y != 0 {
+                let px = if x == 0 { 0 } else { 32 - x.leading_zeros() };
+                let py = if y == 0 { 0 } else { 32 - y.leading_zeros() };
+                if px > py {
+                    more += px - py;
+                } else {
+                    less += py - px;
+                }
+                if x != 0 {
+                    x ^= 1 << (px - 1);
+                }
+                if y != 0 {
+                    y ^= 1 << (py - 1);
+                }
+            }
+            out[a][b] = (more as u8, less as u8);
+            b += 1;
+        }
+        a += 1;
+    }
+    out
+}
+
+/// How far an entry with counting cards `stored` is from a trick start
+/// with `here`: what the entry's cards are worth more, and less.
+#[inline]
+fn distance(stored: u32, here: u32) -> (i32, i32) {
+    let (mut more, mut less) = (0, 0);
+    for s in 0..4 {
+        let (m, l) = SIMILAR[(stored >> (5 * s) & 31) as usize][(here >> (5 * s) & 31) as usize];
+        more += i32::from(m);
+        less += i32::from(l);
+    }
+    (more, less)
 }
 
 /// `c` in the key's numbering (`alive`: the cards held).
 pub(super) fn encode(c: Card, alive: CardSet) -> u8 {
     let s = c.index() / 12 * 12;
-    if c.strength() > 6 {
-        return c.index();
-    }
-    let below = alive.0 & (LOW << s) & (c.bit().0 - 1);
+    let below = alive.0 & (SUIT << s) & (c.bit().0 - 1);
     s + below.count_ones() as u8
 }
 
 /// The card of `alive` numbered `code` by [`encode`].
 pub(super) fn decode(code: u8, alive: CardSet) -> Option<Card> {
     let s = code / 12 * 12;
-    if code - s > 6 {
-        return Card::from_index(code);
-    }
-    CardSet(alive.0 & (LOW << s)).nth(u32::from(code - s))
+    CardSet(alive.0 & (SUIT << s)).nth(u32::from(code - s))
 }
 
 /// Bounds on the points still to take from a trick start (32 bytes).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
-pub(super) struct Entry {
-    packed: [u64; 3],
+struct Entry {
+    shape: [u64; 2],
+    counting: u32,
     generation: u16,
-    leader: u8,
     /// The value is at least `lo` and at most `hi`.
-    pub lo: i8,
-    pub hi: i8,
+    lo: i8,
+    hi: i8,
     /// The card that decided the last search ([`encode`]d).
-    pub best: u8,
+    best: u8,
     /// What searching it cost: the bit length of the positions visited.
     cost: u8,
 }
@@ -124,11 +206,20 @@ pub(super) struct Entry {
 const _: () = assert!(size_of::<Entry>() == 32);
 
 impl Entry {
-    /// Whether the entry holds `key` in generation `g`.
+    /// Whether the entry is of `key`'s shape in generation `g`.
     #[inline]
-    fn holds(&self, key: &Key, g: u16) -> bool {
-        self.generation == g && self.leader == key.leader && self.packed == key.packed
+    fn shaped(&self, key: &Key, g: u16) -> bool {
+        self.generation == g && self.shape == key.shape
     }
+}
+
+/// What the table knows of a trick start: the value is at least `lo` and
+/// at most `hi`; `best`: the card that decided a search of its shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Found {
+    pub lo: i32,
+    pub hi: i32,
+    pub best: u8,
 }
 
 /// The table (see the module's documentation).
@@ -158,13 +249,41 @@ impl Table {
         self.generation += 1;
     }
 
-    /// The entry of `key`, if stored.
+    /// What the entries of `key`'s shape say of it, if any: their bounds,
+    /// widened by how far their counting cards are from the key's.
     #[inline]
-    pub fn get(&self, key: &Key) -> Option<&Entry> {
+    pub fn get(&self, key: &Key) -> Option<Found> {
         let i = key.hash as usize & self.mask;
-        self.entries[i..i + 2]
-            .iter()
-            .find(|e| e.holds(key, self.generation))
+        let mut found: Option<Found> = None;
+        for e in &self.entries[i..i + 2] {
+            if !e.shaped(key, self.generation) {
+                continue;
+            }
+            let same = e.counting == key.counting;
+            if key.strict && !same {
+                continue;
+            }
+            let (more, less) = distance(e.counting, key.counting);
+            let lo = (i32::from(e.lo) - more).max(0);
+            let hi = if e.hi == i8::MAX {
+                i32::MAX
+            } else {
+                i32::from(e.hi) + less
+            };
+            found = Some(match found {
+                None => Found {
+                    lo,
+                    hi,
+                    best: e.best,
+                },
+                Some(f) => Found {
+                    lo: f.lo.max(lo),
+                    hi: f.hi.min(hi),
+                    best: if same { e.best } else { f.best },
+                },
+            });
+        }
+        found
     }
 
     /// Records that the value of `key` is at least `bound` (`reached`) or
@@ -176,9 +295,10 @@ impl Table {
         let [a, b] = &mut self.entries[i..i + 2] else {
             unreachable!()
         };
-        let e = if a.holds(key, g) {
+        let holds = |e: &Entry| e.shaped(key, g) && e.counting == key.counting;
+        let e = if holds(a) {
             a
-        } else if b.holds(key, g) {
+        } else if holds(b) {
             b
         } else {
             let slot = if a.generation != g || (b.generation == g && a.cost <= b.cost) {
@@ -187,9 +307,9 @@ impl Table {
                 b
             };
             *slot = Entry {
-                packed: key.packed,
+                shape: key.shape,
+                counting: key.counting,
                 generation: g,
-                leader: key.leader,
                 lo: 0,
                 hi: i8::MAX,
                 best,
