@@ -141,7 +141,7 @@ impl Default for Limits {
             analysis_queue: 4,
             analysis_kept: 64,
             analysis_hands: 24,
-            analysis_nodes_per_card: 16_000_000,
+            analysis_nodes_per_card: 64_000_000,
             analysis_nodes_per_match: 2_000_000_000,
             analysis_playouts_per_bid: 2_000,
             max_hands_per_match: 1000,
