@@ -106,8 +106,9 @@ fn print_position(h: &HandState, seats: u8) {
 /// Solves the positions of `deals` seeds from `--seed` on (whole deals
 /// unless `--played`): the value of the position, then (unless
 /// `--value-only`) the value of every legal card. Times are the thread's
-/// CPU time (one core). Each deal's time and positions go to stderr as it
-/// ends (progress, and the figures to pool runs over other seeds).
+/// CPU time (one core). Each deal's time, positions and answer go to
+/// stderr as it ends (progress, the figures to pool runs over other
+/// seeds, and the answers to compare two builds deal by deal).
 fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
     let seed = args.seed;
     let mut s = DealSolver::with_table_bits(rules, args.table_bits);

@@ -83,7 +83,7 @@ impl Key {
 /// The bits of `bits` at the set bits of `mask`, packed from bit 0 in
 /// order (one `PEXT` where the CPU has BMI2).
 #[inline]
-pub(super) fn gather(bits: u64, mask: u64) -> u64 {
+fn gather(bits: u64, mask: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
         // SAFETY: the CPU has BMI2, checked just above.
@@ -93,7 +93,7 @@ pub(super) fn gather(bits: u64, mask: u64) -> u64 {
 }
 
 /// [`gather`] without `PEXT`: bit by bit.
-pub(super) fn gather_bits(bits: u64, mask: u64) -> u64 {
+fn gather_bits(bits: u64, mask: u64) -> u64 {
     let (mut out, mut i, mut left) = (0, 0, mask);
     while left != 0 {
         let b = left & left.wrapping_neg();
@@ -324,5 +324,146 @@ impl Table {
         }
         e.best = best;
         e.cost = e.cost.max(cost);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::super::deals::{seeded_deal, seeded_endgame};
+    use super::super::pos::Pos;
+    use super::super::tests::{minimax, rules_of};
+    use super::{Key, Table, decode, encode, gather, gather_bits};
+    use crate::rules::{Card, CardSet, HandState, Rules};
+
+    /// The key of a trick start.
+    fn key_of(pos: &Pos) -> Key {
+        Key::of(pos, pos.held())
+    }
+
+    #[test]
+    fn keys_forget_only_which_zero_point_cards_are_gone() {
+        let rules = Rules::default();
+        let table = rules.variant.table();
+        let h = seeded_deal(&rules, 3);
+        let pos = Pos::new(&rules, &h);
+        let held = pos.held();
+        for c in held.iter() {
+            assert_eq!(decode(encode(c, held), held), Some(c));
+        }
+        // Two seats swap their lowest cards of a suit: another position.
+        let mut swapped = pos;
+        let (a, b) = (
+            pos.hands[0].lowest().unwrap(),
+            pos.hands[1].lowest().unwrap(),
+        );
+        swapped.hands[0] = CardSet(swapped.hands[0].0 & !a.bit().0) | b.bit();
+        swapped.hands[1] = CardSet(swapped.hands[1].0 & !b.bit().0) | a.bit();
+        assert_ne!(key_of(&pos), key_of(&swapped));
+        assert_ne!(key_of(&pos), key_of(&Pos { turn: 2, ..pos }));
+        // A trick of zero-point cards played and another with other cards of
+        // the same ranks relative to the rest: the same key when equivalent.
+        let mut h2 = h.without_records();
+        for _ in 0..table.seats {
+            let legal = h2.legal_cards(&rules, table);
+            h2.play_known(table, legal.lowest().unwrap());
+        }
+        let k = key_of(&Pos::new(&rules, &h2));
+        assert_eq!(k, key_of(&Pos::new(&rules, &h2)));
+    }
+
+    #[test]
+    fn the_table_forgets_its_entries_over_every_generation() {
+        let rules = Rules::default();
+        let key = key_of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
+        let mut t = Table::new(4);
+        t.store(&key, 30, true, 0, 12);
+        assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, i32::MAX)));
+        t.store(&key, 40, false, 0, 12);
+        assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, 40)));
+        for _ in 0..=u32::from(u16::MAX) {
+            t.clear();
+            assert!(t.get(&key).is_none());
+        }
+        t.store(&key, 20, true, 0, 12);
+        assert_eq!(t.get(&key).map(|e| e.lo), Some(20));
+    }
+
+    /// `h` with `c` (held) replaced by `g` (gone) in its holder's hand.
+    fn swapped(h: &HandState, c: Card, g: Card) -> HandState {
+        let mut out = h.without_records();
+        for hand in &mut out.hands {
+            if hand.contains(c) {
+                hand.remove(c);
+                hand.insert(g);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn an_entry_bounds_every_trick_start_of_its_shape() {
+        let (mut compared, mut moved) = (0, 0);
+        for i in 0..240 {
+            let rules = Rules {
+                forced: false,
+                ..rules_of(i)
+            };
+            let h = seeded_endgame(&rules, 40_000 + i, 4, 0);
+            let held = Pos::new(&rules, &h).held();
+            let exact = |h: &HandState| minimax(&rules, h, 0, &mut HashMap::new());
+            let value = exact(&h);
+            let mut t = Table::new(4);
+            let key = key_of(&Pos::new(&rules, &h));
+            t.store(&key, value, true, 0, 1);
+            t.store(&key, value, false, 0, 1);
+            // Every card replaced by a gone one of its suit with no card held
+            // between them: the same shape, other card points.
+            for c in held.iter() {
+                for g in (0..48).filter_map(Card::from_index) {
+                    let (low, high) = (
+                        c.strength().min(g.strength()),
+                        c.strength().max(g.strength()),
+                    );
+                    let between =
+                        |x: Card| x.suit() == c.suit() && low < x.strength() && x.strength() < high;
+                    if g.suit() != c.suit()
+                        || held.contains(g)
+                        || held.iter().any(between)
+                        || c.points() == g.points()
+                    {
+                        continue;
+                    }
+                    let other = swapped(&h, c, g);
+                    let found = t.get(&key_of(&Pos::new(&rules, &other)));
+                    let found = found.expect("the same shape");
+                    let v = exact(&other);
+                    assert!(
+                        found.lo <= v && v <= found.hi,
+                        "endgame {i}: {c:?} → {g:?}, {v} outside {found:?} ({value})"
+                    );
+                    // Widened by the points the cards differ by (unless a
+                    // bound below zero was cut).
+                    let d = i32::from(c.points().abs_diff(g.points()));
+                    assert!(found.hi - found.lo == d || found.lo == 0, "{found:?}");
+                    compared += 1;
+                    moved += usize::from(v != value);
+                }
+            }
+        }
+        assert!(compared > 200 && moved > 50, "{moved} of {compared}");
+    }
+
+    #[test]
+    fn gathering_bits_is_the_same_with_or_without_pext() {
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
+        for _ in 0..10_000 {
+            let (bits, mask) = (rand::Rng::next_u64(&mut rng), rand::Rng::next_u64(&mut rng));
+            let out = gather_bits(bits, mask);
+            assert_eq!(gather(bits, mask), out);
+            assert!(out < 1 << mask.count_ones() || mask.count_ones() == 64);
+        }
+        assert_eq!(gather_bits(0b1010, 0b1110), 0b101);
     }
 }

@@ -8,7 +8,6 @@ use super::bounds::{leader_cashes, sure_points};
 use super::deals::{seeded_deal, seeded_endgame};
 use super::order::ordered;
 use super::pos::Pos;
-use super::table::{Key, Table, decode, encode, gather, gather_bits};
 use crate::bots::solver::{Solver, representative};
 use crate::rules::random::random_card;
 use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Variant};
@@ -18,7 +17,7 @@ const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
 
 /// The `i`-th rule set of the sweep: every variant with no option, forced
 /// mode (pairs only), must-trump, and both.
-fn rules_of(i: u64) -> Rules {
+pub(super) fn rules_of(i: u64) -> Rules {
     let variant = Variant::ALL[(i % 3) as usize];
     let option = (i / 3) % 4;
     Rules {
@@ -32,7 +31,7 @@ fn rules_of(i: u64) -> Rules {
 /// Plain minimax on the engine's own hand (its legal cards, its scoring):
 /// the hand points `side` takes from `h` on. Trick starts are remembered by
 /// every seat's cards and the leader (nothing else decides the rest).
-fn minimax(
+pub(super) fn minimax(
     rules: &Rules,
     h: &HandState,
     side: u8,
@@ -219,59 +218,6 @@ fn the_moves_are_one_card_of_each_run_the_first_ones_first() {
     }
 }
 
-/// The key of a trick start.
-fn key_of(pos: &Pos) -> Key {
-    Key::of(pos, pos.held())
-}
-
-#[test]
-fn keys_forget_only_which_zero_point_cards_are_gone() {
-    let rules = Rules::default();
-    let table = rules.variant.table();
-    let h = seeded_deal(&rules, 3);
-    let pos = Pos::new(&rules, &h);
-    let held = pos.held();
-    for c in held.iter() {
-        assert_eq!(decode(encode(c, held), held), Some(c));
-    }
-    // Two seats swap their lowest cards of a suit: another position.
-    let mut swapped = pos;
-    let (a, b) = (
-        pos.hands[0].lowest().unwrap(),
-        pos.hands[1].lowest().unwrap(),
-    );
-    swapped.hands[0] = CardSet(swapped.hands[0].0 & !a.bit().0) | b.bit();
-    swapped.hands[1] = CardSet(swapped.hands[1].0 & !b.bit().0) | a.bit();
-    assert_ne!(key_of(&pos), key_of(&swapped));
-    assert_ne!(key_of(&pos), key_of(&Pos { turn: 2, ..pos }));
-    // A trick of zero-point cards played and another with other cards of
-    // the same ranks relative to the rest: the same key when equivalent.
-    let mut h2 = h.without_records();
-    for _ in 0..table.seats {
-        let legal = h2.legal_cards(&rules, table);
-        h2.play_known(table, legal.lowest().unwrap());
-    }
-    let k = key_of(&Pos::new(&rules, &h2));
-    assert_eq!(k, key_of(&Pos::new(&rules, &h2)));
-}
-
-#[test]
-fn the_table_forgets_its_entries_over_every_generation() {
-    let rules = Rules::default();
-    let key = key_of(&Pos::new(&rules, &seeded_deal(&rules, 5)));
-    let mut t = Table::new(4);
-    t.store(&key, 30, true, 0, 12);
-    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, i32::MAX)));
-    t.store(&key, 40, false, 0, 12);
-    assert_eq!(t.get(&key).map(|e| (e.lo, e.hi)), Some((30, 40)));
-    for _ in 0..=u32::from(u16::MAX) {
-        t.clear();
-        assert!(t.get(&key).is_none());
-    }
-    t.store(&key, 20, true, 0, 12);
-    assert_eq!(t.get(&key).map(|e| e.lo), Some(20));
-}
-
 #[test]
 fn sure_points_never_exceed_the_value() {
     for i in 0..60 {
@@ -444,81 +390,4 @@ fn a_table_kept_between_deals_of_one_partition_answers_as_minimax() {
         }
     }
     assert!(moved * 2 >= endgames * 8, "only {moved} deals were new");
-}
-
-/// `h` with `c` (held) replaced by `g` (gone) in its holder's hand.
-fn swapped(h: &HandState, c: Card, g: Card) -> HandState {
-    let mut out = h.without_records();
-    for hand in &mut out.hands {
-        if hand.contains(c) {
-            hand.remove(c);
-            hand.insert(g);
-        }
-    }
-    out
-}
-
-#[test]
-fn an_entry_bounds_every_trick_start_of_its_shape() {
-    let (mut compared, mut moved) = (0, 0);
-    for i in 0..240 {
-        let rules = Rules {
-            forced: false,
-            ..rules_of(i)
-        };
-        let h = seeded_endgame(&rules, 40_000 + i, 4, 0);
-        let held = Pos::new(&rules, &h).held();
-        let exact = |h: &HandState| minimax(&rules, h, 0, &mut HashMap::new());
-        let value = exact(&h);
-        let mut t = Table::new(4);
-        let key = key_of(&Pos::new(&rules, &h));
-        t.store(&key, value, true, 0, 1);
-        t.store(&key, value, false, 0, 1);
-        // Every card replaced by a gone one of its suit with no card held
-        // between them: the same shape, other card points.
-        for c in held.iter() {
-            for g in (0..48).filter_map(Card::from_index) {
-                let (low, high) = (
-                    c.strength().min(g.strength()),
-                    c.strength().max(g.strength()),
-                );
-                let between =
-                    |x: Card| x.suit() == c.suit() && low < x.strength() && x.strength() < high;
-                if g.suit() != c.suit()
-                    || held.contains(g)
-                    || held.iter().any(between)
-                    || c.points() == g.points()
-                {
-                    continue;
-                }
-                let other = swapped(&h, c, g);
-                let found = t.get(&key_of(&Pos::new(&rules, &other)));
-                let found = found.expect("the same shape");
-                let v = exact(&other);
-                assert!(
-                    found.lo <= v && v <= found.hi,
-                    "endgame {i}: {c:?} → {g:?}, {v} outside {found:?} ({value})"
-                );
-                // Widened by the points the cards differ by (unless a
-                // bound below zero was cut).
-                let d = i32::from(c.points().abs_diff(g.points()));
-                assert!(found.hi - found.lo == d || found.lo == 0, "{found:?}");
-                compared += 1;
-                moved += usize::from(v != value);
-            }
-        }
-    }
-    assert!(compared > 200 && moved > 50, "{moved} of {compared}");
-}
-
-#[test]
-fn gathering_bits_is_the_same_with_or_without_pext() {
-    let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
-    for _ in 0..10_000 {
-        let (bits, mask) = (rand::Rng::next_u64(&mut rng), rand::Rng::next_u64(&mut rng));
-        let out = gather_bits(bits, mask);
-        assert_eq!(gather(bits, mask), out);
-        assert!(out < 1 << mask.count_ones() || mask.count_ones() == 64);
-    }
-    assert_eq!(gather_bits(0b1010, 0b1110), 0b101);
 }
