@@ -2,7 +2,7 @@
 //! up by id or key, their event streams, and the [`Hooks`] through which
 //! the match service tells the lobby what happened to a match.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use async_trait::async_trait;
@@ -254,30 +254,33 @@ impl Hooks for LobbyCore {
     }
 }
 
-/// Matches this process has seen fully applied, so that reads of a
-/// finished match do not load its players again; forgotten wholesale at
-/// this size.
+/// Matches this process has seen fully applied, with each seat's rating
+/// change, so that settling one again needs no store read; forgotten
+/// wholesale at this size.
 const SETTLED_KEPT: usize = 4096;
 
-/// The matches this process has seen fully applied.
+/// The matches this process has seen fully applied, and what each seat's
+/// rating changed by (`None` where it did not move).
 #[derive(Default)]
-pub(super) struct Settled(Mutex<HashSet<String>>);
+pub(super) struct Settled(Mutex<HashMap<String, Vec<Option<RatingChange>>>>);
 
 impl Settled {
-    /// Whether match `id` was seen fully applied.
-    pub(super) fn contains(&self, id: &str) -> bool {
+    /// The rating changes of match `id`, by seat, if it was seen fully
+    /// applied.
+    pub(super) fn changes(&self, id: &str) -> Option<Vec<Option<RatingChange>>> {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .contains(id)
+            .get(id)
+            .cloned()
     }
 
-    /// Notes match `id` as fully applied.
-    pub(super) fn insert(&self, id: &str) {
-        let mut set = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if set.len() >= SETTLED_KEPT {
-            set.clear();
+    /// Notes match `id` as fully applied, with its `changes` by seat.
+    pub(super) fn insert(&self, id: &str, changes: &[Option<RatingChange>]) {
+        let mut map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if map.len() >= SETTLED_KEPT {
+            map.clear();
         }
-        set.insert(id.to_string());
+        map.insert(id.to_string(), changes.to_vec());
     }
 }

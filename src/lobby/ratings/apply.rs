@@ -136,16 +136,16 @@ impl LobbyCore {
             }
         }
         if failed.is_none() {
-            self.settled.insert(&rec.id);
+            self.settled.insert(&rec.id, &changes);
         }
         (changes, failed)
     }
 
     /// For the scheduler: settles a finished match this process has not
     /// seen settled (its committing instance may have died before rating
-    /// or counting it), and answers each seat's rating change (read back
-    /// when it was applied before) so that its players can be told; a
-    /// casual match this process settled needs nothing read.
+    /// or counting it), and answers each seat's rating change so that its
+    /// players can be told: as this process applied it, else read back
+    /// when it was applied before.
     ///
     /// # Errors
     /// As [`apply_ratings`](Self::apply_ratings); the match then stays
@@ -154,12 +154,11 @@ impl LobbyCore {
         &self,
         rec: &MatchRecord,
     ) -> Result<Vec<Option<RatingChange>>, Error> {
-        let casual = rec.rated.is_none() && self.settled.contains(&rec.id);
-        if rec.game.phase() != Phase::MatchOver
-            || casual
-            || registered_players(rec).next().is_none()
-        {
+        if rec.game.phase() != Phase::MatchOver || registered_players(rec).next().is_none() {
             return Ok(vec![None; rec.seats.len()]);
+        }
+        if let Some(changes) = self.settled.changes(&rec.id) {
+            return Ok(changes);
         }
         self.apply_ratings(rec).await
     }
