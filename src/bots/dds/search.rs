@@ -39,7 +39,7 @@ pub struct DealSolver {
     budget: u64,
     /// Positions visited so far (over every search of this solver).
     pub nodes: u64,
-    aborted: bool,
+    pub(super) aborted: bool,
     /// The lead that last refuted a trick start, by tricks left and
     /// leader: tried after the table's card.
     killers: [[Option<Card>; 4]; 13],
@@ -122,7 +122,7 @@ impl DealSolver {
         if !self.root(h, seat) {
             return None;
         }
-        let guess = self.playout();
+        let guess = self.first_guess();
         let v = self.exact(guess);
         (!self.aborted).then_some(v)
     }
@@ -188,7 +188,7 @@ impl DealSolver {
         });
         let value = gained
             + known.unwrap_or_else(|| {
-                let guess = self.playout();
+                let guess = self.first_guess();
                 self.exact(guess)
             });
         self.pos = root;
@@ -226,63 +226,12 @@ impl DealSolver {
         })
     }
 
-    /// The points the side takes when every seat plays the first card of
-    /// its move ordering to the end of the hand: a first guess of the
-    /// value for [`DealSolver::exact`] (a line of play, not a bound).
-    fn playout(&mut self) -> i32 {
-        let saved = self.pos;
-        let mut total = 0;
-        while !self.pos.hands[self.pos.turn as usize].is_empty() {
-            let (legal, beat) = self.pos.legal();
-            let Some(&c) = ordered(&self.pos, legal, beat, [None; 2])
-                .as_slice()
-                .first()
-            else {
-                break;
-            };
-            total += self.play(c, beat.contains(c));
-        }
-        self.pos = saved;
-        total
-    }
-
     /// Plays `c` on the position; the points the side gained.
-    fn play(&mut self, c: Card, takes: bool) -> i32 {
+    pub(super) fn play(&mut self, c: Card, takes: bool) -> i32 {
         match self.pos.play(c, takes) {
             Some(w) if self.pos.table.side(w.winner) == self.side => w.points,
             _ => 0,
         }
-    }
-
-    /// The exact value of the position by zero-window searches that answer
-    /// a bound (fail-soft): the first at `guess`, the second at the bound
-    /// the first answered (the value when the guess was close), then
-    /// bisection of what is left between the bounds.
-    fn exact(&mut self, guess: i32) -> i32 {
-        self.exact_within(guess, 0, self.pos.left)
-    }
-
-    /// [`DealSolver::exact`] of a position whose value is known to be at
-    /// least `lo` and at most `hi`.
-    fn exact_within(&mut self, guess: i32, mut lo: i32, mut hi: i32) -> i32 {
-        let mut probe = guess;
-        let mut probes = 0;
-        while lo < hi && !self.aborted {
-            let need = probe.clamp(lo + 1, hi);
-            let v = self.reach(need);
-            if v >= need {
-                lo = v;
-            } else {
-                hi = v;
-            }
-            probes += 1;
-            probe = if probes == 1 {
-                if v >= need { v + 1 } else { v }
-            } else {
-                (lo + hi + 1) / 2
-            };
-        }
-        lo
     }
 
     /// A zero-window search: whether the side can take at least `need`
