@@ -136,12 +136,18 @@ impl DealSolver {
         }
         let root = self.pos;
         let (legal, beat) = root.legal();
-        let mut guess = root.left / 2;
+        // Each card guessed by the value of the card before it; the first
+        // by the line of play after it.
+        let mut guess = None;
         let out = super::super::solver::each_distinct(legal, root.alive(), |c| {
             let gained = self.play(c, beat.contains(c));
-            let v = gained + self.exact(guess - gained);
+            let after = match guess {
+                Some(v) => v - gained,
+                None => self.first_guess(),
+            };
+            let v = gained + self.exact(after);
             self.pos = root;
-            guess = v;
+            guess = Some(v);
             v
         });
         (!self.aborted).then_some(out)
