@@ -332,6 +332,27 @@ fn every_zero_window_answer_is_a_true_bound() {
 }
 
 #[test]
+fn the_value_does_not_depend_on_the_first_guess() {
+    for i in 0..24 {
+        let rules = rules_of(i);
+        let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
+        let h = seeded_endgame(&rules, 4_000 + i, 4 + (i % 2) as u32, on_table);
+        let expected = minimax(
+            &rules,
+            &h,
+            rules.variant.table().side(h.turn),
+            &mut HashMap::new(),
+        );
+        let mut s = DealSolver::new(&rules);
+        assert_eq!(s.value(&h, h.turn), Some(expected), "endgame {i}");
+        for guess in -1..=s.pos.left + 1 {
+            s.clear();
+            assert_eq!(s.exact(guess), expected, "endgame {i}, guess {guess}");
+        }
+    }
+}
+
+#[test]
 fn past_the_budget_there_is_no_answer() {
     let rules = Rules::default();
     let h = seeded_endgame(&rules, 1, 6, 1);
