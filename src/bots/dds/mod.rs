@@ -18,14 +18,15 @@
 //!   points?", [`search`]) that answer a bound, not only yes or no
 //!   (fail-soft): a guess, then upward steps of 1, 2, 4, … from a bound
 //!   reached (the value is most often that bound), bisection between the
-//!   bounds once a later search fails; the last trick is scored without a
-//!   search (every card is forced). A search whose target is already reached, or out of reach,
-//!   still answers a trick start's bounds (the last trick, the sure
-//!   points), so the bound it answers lies nearer the value. The first
-//!   guess comes from a playout in which every seat plays the first card
-//!   of its move ordering: its trick starts are solved from the last to
-//!   the first, each guessed by the one after it, so only the first
-//!   trick's cards are guessed by the ordering.
+//!   bounds once a later search fails ([`probes`]); the last trick is
+//!   scored without a search (every card is forced). A search whose target
+//!   is already reached, or out of reach, still answers a trick start's
+//!   bounds (the last trick, the sure points), so the bound it answers
+//!   lies nearer the value. The first guess comes from a playout in which
+//!   every seat plays the first card of its move ordering: its trick
+//!   starts are solved from the last to the first, each guessed by the one
+//!   after it, so only the first trick's cards are guessed by the
+//!   ordering.
 //! - **Transposition table** at trick starts, keyed on relative ranks
 //!   (every card renumbered, so positions that differ only by which
 //!   zero-point cards are gone share an entry), bounded memory
