@@ -17,6 +17,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod set;
 
+pub(crate) use set::gather;
 pub use set::{CardIter, CardSet, with_bit_instructions};
 
 /// One of the four suits of the Spanish deck.

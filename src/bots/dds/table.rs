@@ -31,6 +31,7 @@
 //! positions. A new generation (new trump, side or rules) empties the table
 //! without touching its memory.
 
+use crate::rules::card::gather;
 use crate::rules::{Card, CardSet};
 
 use super::pos::Pos;
@@ -78,37 +79,6 @@ impl Key {
             hash: hash(shape),
         }
     }
-}
-
-/// The bits of `bits` at the set bits of `mask`, packed from bit 0 in
-/// order (one `PEXT` where the CPU has BMI2).
-#[inline]
-fn gather(bits: u64, mask: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU has BMI2, checked just above.
-        return unsafe { extract(bits, mask) };
-    }
-    gather_bits(bits, mask)
-}
-
-/// [`gather`] without `PEXT`: bit by bit.
-fn gather_bits(bits: u64, mask: u64) -> u64 {
-    let (mut out, mut i, mut left) = (0, 0, mask);
-    while left != 0 {
-        let b = left & left.wrapping_neg();
-        out |= u64::from(bits & b != 0) << i;
-        i += 1;
-        left ^= b;
-    }
-    out
-}
-
-/// `PEXT`: the bits of `bits` at the set bits of `mask`, packed.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn extract(bits: u64, mask: u64) -> u64 {
-    std::arch::x86_64::_pext_u64(bits, mask)
 }
 
 /// Mixes a key's shape.
@@ -334,7 +304,7 @@ mod tests {
     use super::super::deals::{seeded_deal, seeded_endgame};
     use super::super::pos::Pos;
     use super::super::tests::{minimax, rules_of};
-    use super::{Key, Table, decode, encode, gather, gather_bits};
+    use super::{Key, Table, decode, encode};
     use crate::rules::{Card, CardSet, HandState, Rules};
 
     /// The key of a trick start.
@@ -453,17 +423,5 @@ mod tests {
             }
         }
         assert!(compared > 200 && moved > 50, "{moved} of {compared}");
-    }
-
-    #[test]
-    fn gathering_bits_is_the_same_with_or_without_pext() {
-        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
-        for _ in 0..10_000 {
-            let (bits, mask) = (rand::Rng::next_u64(&mut rng), rand::Rng::next_u64(&mut rng));
-            let out = gather_bits(bits, mask);
-            assert_eq!(gather(bits, mask), out);
-            assert!(out < 1 << mask.count_ones() || mask.count_ones() == 64);
-        }
-        assert_eq!(gather_bits(0b1010, 0b1110), 0b101);
     }
 }

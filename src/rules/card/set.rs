@@ -165,6 +165,37 @@ fn deposit(bits: u64, mask: u64) -> u64 {
     std::arch::x86_64::_pdep_u64(bits, mask)
 }
 
+/// The bits of `bits` at the set bits of `mask`, packed from bit 0 in
+/// order: the inverse of [`deposit`], one `PEXT` where the CPU has BMI2.
+#[inline]
+pub(crate) fn gather(bits: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the CPU has BMI2, checked just above.
+        return unsafe { extract(bits, mask) };
+    }
+    gather_bits(bits, mask)
+}
+
+/// [`gather`] without `PEXT`: bit by bit.
+fn gather_bits(bits: u64, mask: u64) -> u64 {
+    let (mut out, mut i, mut left) = (0, 0, mask);
+    while left != 0 {
+        let b = left & left.wrapping_neg();
+        out |= u64::from(bits & b != 0) << i;
+        i += 1;
+        left ^= b;
+    }
+    out
+}
+
+/// `PEXT`: the bits of `bits` at the set bits of `mask`, packed.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn extract(bits: u64, mask: u64) -> u64 {
+    std::arch::x86_64::_pext_u64(bits, mask)
+}
+
 impl std::ops::BitOr for CardSet {
     type Output = CardSet;
     #[inline]
@@ -269,5 +300,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn gathering_bits_is_the_same_with_or_without_pext() {
+        let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(9);
+        for _ in 0..10_000 {
+            let (bits, mask) = (rand::Rng::next_u64(&mut rng), rand::Rng::next_u64(&mut rng));
+            let out = gather_bits(bits, mask);
+            assert_eq!(gather(bits, mask), out);
+            assert!(out < 1 << mask.count_ones() || mask.count_ones() == 64);
+        }
+        assert_eq!(gather_bits(0b1010, 0b1110), 0b101);
     }
 }
