@@ -309,12 +309,19 @@ fn a_leader_that_must_trump_its_partner_s_master_stops_the_partner() {
     }
 }
 
+/// The `i`-th endgame of a sweep from seed `base`: every rule set of
+/// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
+fn endgame(i: u64, base: u64) -> (Rules, HandState) {
+    let rules = rules_of(i);
+    let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
+    let h = seeded_endgame(&rules, base + i, 4 + (i % 2) as u32, on_table);
+    (rules, h)
+}
+
 #[test]
 fn every_zero_window_answer_is_a_true_bound() {
     for i in 0..48 {
-        let rules = rules_of(i);
-        let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
-        let h = seeded_endgame(&rules, 2_000 + i, 4 + (i % 2) as u32, on_table);
+        let (rules, h) = endgame(i, 2_000);
         let mut s = DealSolver::new(&rules);
         let v = s.value(&h, h.turn).unwrap();
         for need in 0..=s.pos.left + 1 {
@@ -334,9 +341,7 @@ fn every_zero_window_answer_is_a_true_bound() {
 #[test]
 fn the_value_does_not_depend_on_the_first_guess() {
     for i in 0..24 {
-        let rules = rules_of(i);
-        let on_table = (i % u64::from(rules.variant.table().seats)) as usize;
-        let h = seeded_endgame(&rules, 4_000 + i, 4 + (i % 2) as u32, on_table);
+        let (rules, h) = endgame(i, 4_000);
         let expected = minimax(
             &rules,
             &h,
