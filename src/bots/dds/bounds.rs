@@ -11,10 +11,13 @@
 //! cannot trump). Leading a trump or a master only ever takes cards of the
 //! suit led from a seat that holds a trump, so the counts of the other
 //! suits stay true. Each such trick is worth at least its master's points
-//! and the trick point. In the pairs game the leader may then cross to its
-//! partner with a low card of a suit it has not led whose master the
-//! partner holds, and the partner cashes its masters of the suits the
-//! leader did not lead, under the same rule for the ruffs.
+//! and the trick point, and every other seat follows each master with a
+//! card of its suit while it holds one: its lowest ones' points at least
+//! (a card it threw on an earlier lead went to the leader's side as well).
+//! In the pairs game the leader may then cross to its partner with a low
+//! card of a suit it has not led whose master the partner holds, and the
+//! partner cashes its masters of the suits the leader did not lead, under
+//! the same rule for the ruffs (and the same count of what follows them).
 
 use crate::rules::{CardSet, Suit};
 
@@ -80,7 +83,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
         let in_play = alive & s.mask();
         if highest(in_play).is_some_and(|c| hand.contains(c)) {
             let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruff));
-            sure += points;
+            sure += points + followed(pos, in_play, n, leader);
             led[i] = n;
         }
     }
@@ -137,7 +140,7 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
         }
         let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruffers));
         entry |= n > 0 && !(mine & s.mask()).is_empty();
-        sure += points;
+        sure += points + followed(pos, in_play, n, partner as usize);
         masters += n;
     }
     if entry && hand.len() >= masters + led.iter().sum::<u32>() {
@@ -145,6 +148,22 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
     } else {
         0
     }
+}
+
+/// The points the seats other than `cashing` give at least on `n` leads of
+/// a suit whose cards in play are `suit`: each must follow with a card of
+/// it while it holds one, so gives at least its lowest ones' points.
+fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize) -> i32 {
+    if n == 0 {
+        return 0;
+    }
+    let mut points = 0;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        if i != cashing {
+            points += lowest_points(h & suit, n);
+        }
+    }
+    points
 }
 
 /// The points of the `n` lowest cards of `set` (a set of one suit; all of

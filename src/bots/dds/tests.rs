@@ -309,6 +309,34 @@ fn a_leader_that_must_trump_its_partner_s_master_stops_the_partner() {
     }
 }
 
+/// Each master the leader cashes is followed by every other seat holding
+/// its suit, so the sure points count their lowest cards of it: the 9 and 1
+/// of oros draw the 10 and 12 from seat 1 and the 3 and 11 from seat 3
+/// (4 + 2 points besides the masters' 9 and two trick points); the third
+/// trick goes to seat 3's 6 of espases.
+#[test]
+fn the_seats_that_follow_a_master_cashed_give_their_lowest_cards() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let rules = Rules::default();
+    let mut h = seeded_endgame(&rules, 1, 3, 0);
+    h.hands = [
+        hand("9O 1O 2E"),
+        hand("12O 10O 3E"),
+        hand("2O 4E 5E"),
+        hand("11O 3O 6E"),
+    ];
+    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    let pos = Pos::new(&rules, &h);
+    let v = minimax(&rules, &h, 0, &mut HashMap::new());
+    assert_eq!((sure_points(&pos), v), (17, 17));
+}
+
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
 /// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
 fn endgame(i: u64, base: u64) -> (Rules, HandState) {
