@@ -49,8 +49,9 @@ impl DealSolver {
     /// reached its target the next asks for the bound plus 1, then 2, 4, …
     /// while they keep reaching (the value is most often the bound: the
     /// bounds answered are weak, and a failing search near the value costs
-    /// the most); after the first search fails, the next asks for the bound
-    /// it answered; after a later one fails, bisection between the bounds.
+    /// the most); while the searches fail from the first on, the next asks
+    /// for the bound answered, then 1, 2, 4, … below it; once a search has
+    /// reached, one that fails is followed by bisection between the bounds.
     pub(super) fn exact(&mut self, guess: i32) -> i32 {
         self.exact_within(guess, 0, self.pos.left)
     }
@@ -60,19 +61,27 @@ impl DealSolver {
     pub(super) fn exact_within(&mut self, guess: i32, mut lo: i32, mut hi: i32) -> i32 {
         let (mut probe, mut first) = (guess, true);
         // How far above the bound the next search asks after one that
-        // reached (0 after one that failed).
+        // reached; below 0 while every search failed, 0 after a search
+        // failed once one had reached.
         let mut step = 0;
         while lo < hi && !self.aborted {
             let need = probe.clamp(lo + 1, hi);
             let v = self.reach(need);
             if v >= need {
                 lo = v;
-                step = (step * 2).max(1);
+                step = (step.max(0) * 2).max(1);
                 probe = lo + step;
             } else {
                 hi = v;
-                step = 0;
-                probe = if first { v } else { (lo + hi + 1) / 2 };
+                if first || step < 0 {
+                    // The bound itself, then while they keep failing 1, 2,
+                    // 4, … below it.
+                    step = if first { -1 } else { step * 2 };
+                    probe = hi + 1 + step;
+                } else {
+                    step = 0;
+                    probe = (lo + hi + 1) / 2;
+                }
             }
             first = false;
         }
