@@ -13,7 +13,9 @@
 //! suits stay true. Each such trick is worth at least its master's points
 //! and the trick point, and every other seat follows each master with a
 //! card of its suit while it holds one: its lowest ones' points at least
-//! (a card it threw on an earlier lead went to the leader's side as well).
+//! (a card it threw on an earlier lead went to the leader's side as well);
+//! a seat with fewer cards of a suit than leads of it throws others, its
+//! cheapest ones left at least.
 //! In the pairs game the leader may then cross to its partner with a low
 //! card of a suit it has not led whose master the partner holds, and the
 //! partner cashes its masters of the suits the leader did not lead, under
@@ -28,7 +30,7 @@ use super::pos::Pos;
 /// partner cashes once the leader has crossed to it.
 pub(super) fn sure_points(pos: &Pos) -> i32 {
     let cashed = leader_cashes(pos);
-    cashed.points + partner_points(pos, &cashed)
+    cashed.points + partner_points(pos, &cashed).max(thrown(pos, &cashed))
 }
 
 /// What the leader cashes alone at a trick start ([`leader_cashes`]).
@@ -161,6 +163,45 @@ fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize) -> i32 {
     for (i, &h) in pos.hands.iter().enumerate() {
         if i != cashing {
             points += lowest_points(h & suit, n);
+        }
+    }
+    points
+}
+
+/// What the other seats give at least on the leader's leads of `cashed`
+/// besides the cards of the suits led that they follow with (counted
+/// there): each plays a card on every lead, so a seat that holds fewer
+/// cards of a suit than there were leads of it throws others, at least its
+/// cheapest ones left.
+fn thrown(pos: &Pos, cashed: &Cashed) -> i32 {
+    let leads: u32 = cashed.led.iter().sum();
+    let mut points = 0;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        // A seat with as many zero-point cards as leads throws zero-point
+        // cards whatever it follows with.
+        if i == pos.turn as usize || h.len() - h.counting().len() >= leads {
+            continue;
+        }
+        let (mut left, mut throws) = (h, leads);
+        for (s, &n) in Suit::ALL.into_iter().zip(&cashed.led) {
+            let suit = h & s.mask();
+            let follows = n.min(suit.len());
+            throws -= follows;
+            for c in suit.iter().take(follows as usize) {
+                left.remove(c);
+            }
+        }
+        // The cheapest cards left: the zero-point ones, then by points.
+        throws = throws.saturating_sub(left.len() - left.counting().len());
+        for p in 1..=5u32 {
+            if throws == 0 {
+                break;
+            }
+            // The cards of `p` points: strength 6 + p of every suit.
+            let worth = CardSet(left.0 & (0x0010_0100_1001u64 << (6 + p))).len();
+            let n = worth.min(throws);
+            points += (n * p) as i32;
+            throws -= n;
         }
     }
     points

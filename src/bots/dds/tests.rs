@@ -337,6 +337,34 @@ fn the_seats_that_follow_a_master_cashed_give_their_lowest_cards() {
     assert_eq!((sure_points(&pos), v), (17, 17));
 }
 
+/// A seat void in the suit cashed throws a card on each lead, at least its
+/// cheapest: seat 1 throws the 10 of bastos and the 11 of espases on the 9
+/// and 1 of oros (3 points), seat 3 follows with its 11 of oros and then
+/// throws the 12 of bastos (2 + 3); the last trick goes to seat 1's 12 of
+/// espases.
+#[test]
+fn the_seats_void_in_the_suit_cashed_throw_their_cheapest_cards() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let rules = Rules::default();
+    let mut h = seeded_endgame(&rules, 1, 3, 0);
+    h.hands = [
+        hand("9O 1O 2E"),
+        hand("12E 11E 10B"),
+        hand("2O 3O 4E"),
+        hand("11O 1B 12B"),
+    ];
+    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    let pos = Pos::new(&rules, &h);
+    let v = minimax(&rules, &h, 0, &mut HashMap::new());
+    assert_eq!((sure_points(&pos), v), (19, 19));
+}
+
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
 /// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
 fn endgame(i: u64, base: u64) -> (Rules, HandState) {
