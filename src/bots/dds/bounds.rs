@@ -15,7 +15,9 @@
 //! card of its suit while it holds one: its lowest ones' points at least
 //! (a card it threw on an earlier lead went to the leader's side as well);
 //! a seat with fewer cards of a suit than leads of it throws others, its
-//! cheapest ones left at least.
+//! cheapest ones left at least. The leader's partner is on the side that
+//! takes those tricks, so it follows with its dearest cards of the suit
+//! and throws its dearest others.
 //! In the pairs game the leader may then cross to its partner with a low
 //! card of a suit it has not led whose master the partner holds, and the
 //! partner cashes its masters of the suits the leader did not lead, under
@@ -59,13 +61,8 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
     if let Some(t) = pos.trump {
         let in_play = alive & t.mask();
         let (points, n) = cash(hand, in_play, in_play.len());
-        sure += points;
+        sure += points + followed(pos, in_play, n, leader);
         rounds = n;
-        for (i, &h) in pos.hands.iter().enumerate() {
-            if i != leader {
-                sure += lowest_points(h & trumps, rounds);
-            }
-        }
     }
     let mut ruff = 0u8;
     for (i, &h) in pos.hands.iter().enumerate() {
@@ -154,49 +151,73 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
 
 /// The points the seats other than `cashing` give at least on `n` leads of
 /// a suit whose cards in play are `suit`: each must follow with a card of
-/// it while it holds one, so gives at least its lowest ones' points.
+/// it while it holds one ([`follows`]).
 fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize) -> i32 {
     if n == 0 {
         return 0;
     }
+    let partner = pos.table.partner(cashing as u8).map(usize::from);
     let mut points = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
         if i != cashing {
-            points += lowest_points(h & suit, n);
+            points += follows(h & suit, n, partner == Some(i)).points() as i32;
         }
     }
     points
 }
 
+/// The cards of one suit, `held`, a seat follows `n` leads of it with: an
+/// opponent of the seat that leads them its lowest (the fewest points), the
+/// partner its highest (the most: its side takes them).
+fn follows(held: CardSet, n: u32, partner: bool) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    let mut rest = held;
+    for _ in 0..n.min(held.len()) {
+        let c = if partner {
+            highest(rest)
+        } else {
+            rest.lowest()
+        };
+        let Some(c) = c else { break };
+        rest.remove(c);
+        out.insert(c);
+    }
+    out
+}
+
 /// What the other seats give at least on the leader's leads of `cashed`
 /// besides the cards of the suits led that they follow with (counted
 /// there): each plays a card on every lead, so a seat that holds fewer
-/// cards of a suit than there were leads of it throws others, at least its
-/// cheapest ones left.
+/// cards of a suit than there were leads of it throws others: an opponent
+/// its cheapest ones left at least, the partner its dearest.
 fn thrown(pos: &Pos, cashed: &Cashed) -> i32 {
     let leads: u32 = cashed.led.iter().sum();
+    let partner = pos.table.partner(pos.turn).map(usize::from);
     let mut points = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
-        // A seat with as many zero-point cards as leads throws zero-point
-        // cards whatever it follows with.
-        if i == pos.turn as usize || h.len() - h.counting().len() >= leads {
+        let mine = partner == Some(i);
+        // An opponent with as many zero-point cards as leads throws
+        // zero-point cards whatever it follows with.
+        if i == pos.turn as usize || !mine && h.len() - h.counting().len() >= leads {
             continue;
         }
         let (mut left, mut throws) = (h, leads);
         for (s, &n) in Suit::ALL.into_iter().zip(&cashed.led) {
-            let suit = h & s.mask();
-            let follows = n.min(suit.len());
-            throws -= follows;
-            for c in suit.iter().take(follows as usize) {
-                left.remove(c);
-            }
+            let f = follows(h & s.mask(), n, mine);
+            throws -= f.len();
+            left = CardSet(left.0 & !f.0);
         }
-        // The cheapest cards left: the zero-point ones, then by points.
-        throws = throws.saturating_sub(left.len() - left.counting().len());
-        for p in 1..=5u32 {
+        // The cheapest cards left (the zero-point ones, then by points), or
+        // for the partner the dearest.
+        let zero = left.len() - left.counting().len();
+        if !mine {
+            throws = throws.saturating_sub(zero);
+        }
+        for k in 1..=5u32 {
             if throws == 0 {
                 break;
             }
+            let p = if mine { 6 - k } else { k };
             // The cards of `p` points: strength 6 + p of every suit.
             let worth = CardSet(left.0 & (0x0010_0100_1001u64 << (6 + p))).len();
             let n = worth.min(throws);
@@ -205,15 +226,6 @@ fn thrown(pos: &Pos, cashed: &Cashed) -> i32 {
         }
     }
     points
-}
-
-/// The points of the `n` lowest cards of `set` (a set of one suit; all of
-/// them when fewer).
-fn lowest_points(set: CardSet, n: u32) -> i32 {
-    set.iter()
-        .take(n as usize)
-        .map(|c| i32::from(c.points()))
-        .sum()
 }
 
 /// The points of the strongest trumps still in play that one side holds,

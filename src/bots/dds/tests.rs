@@ -365,6 +365,32 @@ fn the_seats_void_in_the_suit_cashed_throw_their_cheapest_cards() {
     assert_eq!((sure_points(&pos), v), (19, 19));
 }
 
+/// The partner follows its partner's master with its dearest card of the
+/// suit: the 1 of oros on the 9 (4 + 5 points and the trick); the
+/// opponents take the other two tricks.
+#[test]
+fn the_partner_follows_a_master_cashed_with_its_dearest_card() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let rules = Rules::default();
+    let mut h = seeded_endgame(&rules, 1, 3, 0);
+    h.hands = [
+        hand("9O 2E 3E"),
+        hand("4O 5E 6E"),
+        hand("1O 2O 12B"),
+        hand("5O 7E 8E"),
+    ];
+    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    let pos = Pos::new(&rules, &h);
+    let v = minimax(&rules, &h, 0, &mut HashMap::new());
+    assert_eq!((sure_points(&pos), v), (10, 10));
+}
+
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
 /// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
 fn endgame(i: u64, base: u64) -> (Rules, HandState) {
