@@ -8,9 +8,13 @@
 //! is out of them after. Then, suit by suit, the leader's masters of a
 //! plain suit: the `j`-th wins when every other seat that still holds a
 //! trump also holds at least `j` cards of the suit (it must follow, so it
-//! cannot trump). Leading a trump or a master only ever takes cards of the
-//! suit led from a seat that holds a trump, so the counts of the other
-//! suits stay true. Each such trick is worth at least its master's points
+//! cannot trump). The opponents follow with their lowest cards first, so a
+//! card of the leader's wins as well once every seat that still holds the
+//! suit holds only weaker ones (the cards left of a suit the others ran
+//! out of; all the partner's cards of the suit must be weaker, whichever
+//! it plays). Leading a trump or a master only ever takes cards of the suit
+//! led from a seat that holds a trump, so the counts of the other suits
+//! stay true. Each such trick is worth at least its master's points
 //! and the trick point, and every other seat follows each master with a
 //! card of its suit while it holds one: its lowest ones' points at least
 //! (a card it threw on an earlier lead went to the leader's side as well);
@@ -60,7 +64,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
     let mut rounds = 0;
     if let Some(t) = pos.trump {
         let in_play = alive & t.mask();
-        let (points, n) = cash(hand, in_play, in_play.len());
+        let (points, n) = cash(pos, leader, in_play, in_play.len());
         sure += points + followed(pos, in_play, n, leader);
         rounds = n;
     }
@@ -81,7 +85,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
         // seat that could ruff (all of them when none could).
         let in_play = alive & s.mask();
         if highest(in_play).is_some_and(|c| hand.contains(c)) {
-            let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruff));
+            let (points, n) = cash(pos, leader, in_play, ruff_limit(pos, in_play, ruff));
             sure += points + followed(pos, in_play, n, leader);
             led[i] = n;
         }
@@ -137,7 +141,12 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
         {
             continue;
         }
-        let (points, n) = cash(hand, in_play, ruff_limit(pos, in_play, ruffers));
+        let (points, n) = cash(
+            pos,
+            partner as usize,
+            in_play,
+            ruff_limit(pos, in_play, ruffers),
+        );
         entry |= n > 0 && !(mine & s.mask()).is_empty();
         sure += points + followed(pos, in_play, n, partner as usize);
         masters += n;
@@ -273,18 +282,36 @@ pub(super) fn top_trumps(pos: &Pos, ours: u8) -> (i32, i32) {
     if side == ours { (sure, 0) } else { (0, sure) }
 }
 
-/// The points of at most `most` masters of `hand` in a suit whose cards in
-/// play are `suit`, cashed from the top, and how many were cashed.
-fn cash(hand: CardSet, mut suit: CardSet, most: u32) -> (i32, u32) {
-    let mut sure = 0;
-    let mut n = 0;
+/// The points of at most `most` leads of `seat`'s strongest cards of a
+/// suit whose cards in play are `suit`, each winning its trick, and how
+/// many were led. A card wins when no other seat that still holds a card
+/// of the suit holds a stronger one: the other seats follow with their
+/// lowest cards first (the partner, whose cards are counted only when all
+/// of them are weaker, whatever it plays), so once the masters are gone
+/// the cards left of a seat the others ran out of win too.
+fn cash(pos: &Pos, seat: usize, suit: CardSet, most: u32) -> (i32, u32) {
+    let mut mine = pos.hands[seat] & suit;
+    // Each other seat holding the suit: how many, and its strongest.
+    let mut others = [(0u32, 0u8); 3];
+    let mut k = 0;
+    for (i, &h) in pos.hands.iter().enumerate() {
+        let theirs = h & suit;
+        if i != seat && !theirs.is_empty() && k < 3 {
+            others[k] = (theirs.len(), 63 - theirs.0.leading_zeros() as u8);
+            k += 1;
+        }
+    }
+    let (mut sure, mut n) = (0, 0);
     while n < most {
-        let Some(top) = highest(suit) else { break };
-        if !hand.contains(top) {
+        let Some(top) = highest(mine) else { break };
+        if others[..k]
+            .iter()
+            .any(|&(len, strongest)| len > n && strongest > top.index())
+        {
             break;
         }
         sure += i32::from(top.points()) + 1;
-        suit.remove(top);
+        mine.remove(top);
         n += 1;
     }
     (sure, n)

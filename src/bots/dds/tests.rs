@@ -391,6 +391,32 @@ fn the_partner_follows_a_master_cashed_with_its_dearest_card() {
     assert_eq!((sure_points(&pos), v), (10, 10));
 }
 
+/// Once the others have run out of a suit, the leader's cards left of it
+/// win too: under botifarra the 9 and 1 of oros draw both oros of seats 1
+/// and 3, and the 10 of oros then takes the last trick (every point).
+#[test]
+fn the_cards_left_of_a_suit_the_others_ran_out_of_are_sure_tricks() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let rules = Rules::default();
+    let mut h = seeded_endgame(&rules, 1, 3, 0);
+    h.hands = [
+        hand("9O 1O 10O"),
+        hand("12O 4O 7E"),
+        hand("2E 3E 4E"),
+        hand("11O 3O 8E"),
+    ];
+    h.trump = Some(crate::rules::Trump::Botifarra);
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    let pos = Pos::new(&rules, &h);
+    let v = minimax(&rules, &h, 0, &mut HashMap::new());
+    assert_eq!((sure_points(&pos), v, pos.left), (18, 18, 18));
+}
+
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
 /// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
 fn endgame(i: u64, base: u64) -> (Rules, HandState) {
