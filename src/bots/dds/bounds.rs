@@ -25,7 +25,8 @@
 //! In the pairs game the leader may then cross to its partner with a low
 //! card of a suit it has not led whose master the partner holds, and the
 //! partner cashes its masters of the suits the leader did not lead, under
-//! the same rule for the ruffs (and the same count of what follows them).
+//! the same rule for the ruffs (and the same count of what follows them;
+//! the opponents' throws are then counted over both seats' leads).
 
 use crate::rules::{CardSet, Suit};
 
@@ -36,7 +37,15 @@ use super::pos::Pos;
 /// partner cashes once the leader has crossed to it.
 pub(super) fn sure_points(pos: &Pos) -> i32 {
     let cashed = leader_cashes(pos);
-    cashed.points + partner_points(pos, &cashed).max(thrown(pos, &cashed))
+    let alone = thrown(pos, cashed.led, true);
+    let crossed = match partner_points(pos, &cashed) {
+        Some((points, led)) => {
+            let both = std::array::from_fn(|i| cashed.led[i] + led[i]);
+            points + thrown(pos, both, false)
+        }
+        None => 0,
+    };
+    cashed.points + alone.max(crossed)
 }
 
 /// What the leader cashes alone at a trick start ([`leader_cashes`]).
@@ -122,10 +131,8 @@ fn ruff_limit(pos: &Pos, suit: CardSet, ruff: u8) -> u32 {
 /// in those suits are never led before the crossing, and an opponent that
 /// could ruff followed every lead.) The partner plays a card on each of
 /// the leader's leads, so it must hold as many cards besides its masters.
-fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
-    let Some(partner) = pos.table.partner(pos.turn) else {
-        return 0;
-    };
+fn partner_points(pos: &Pos, cashed: &Cashed) -> Option<(i32, [u32; 4])> {
+    let partner = pos.table.partner(pos.turn)?;
     let leader = pos.turn as usize;
     let (hand, mine) = (pos.hands[partner as usize], pos.hands[leader]);
     let led = cashed.led;
@@ -135,6 +142,7 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
     }
     let alive = pos.held();
     let (mut sure, mut masters, mut entry) = (0, 0, false);
+    let mut cashes = [0u32; 4];
     for (i, s) in Suit::ALL.into_iter().enumerate() {
         let in_play = alive & s.mask();
         if Some(s) == pos.trump || led[i] > 0 || !highest(in_play).is_some_and(|c| hand.contains(c))
@@ -150,12 +158,9 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> i32 {
         entry |= n > 0 && !(mine & s.mask()).is_empty();
         sure += points + followed(pos, in_play, n, partner as usize);
         masters += n;
+        cashes[i] = n;
     }
-    if entry && hand.len() >= masters + led.iter().sum::<u32>() {
-        sure
-    } else {
-        0
-    }
+    (entry && hand.len() >= masters + led.iter().sum::<u32>()).then_some((sure, cashes))
 }
 
 /// The points the seats other than `cashing` give at least on `n` leads of
@@ -199,19 +204,22 @@ fn follows(held: CardSet, n: u32, partner: bool) -> CardSet {
 /// there): each plays a card on every lead, so a seat that holds fewer
 /// cards of a suit than there were leads of it throws others: an opponent
 /// its cheapest ones left at least, the partner its dearest.
-fn thrown(pos: &Pos, cashed: &Cashed) -> i32 {
-    let leads: u32 = cashed.led.iter().sum();
+fn thrown(pos: &Pos, led: [u32; 4], partner_too: bool) -> i32 {
+    let leads: u32 = led.iter().sum();
     let partner = pos.table.partner(pos.turn).map(usize::from);
     let mut points = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
         let mine = partner == Some(i);
+        if mine && !partner_too {
+            continue;
+        }
         // An opponent with as many zero-point cards as leads throws
         // zero-point cards whatever it follows with.
         if i == pos.turn as usize || !mine && h.len() - h.counting().len() >= leads {
             continue;
         }
         let (mut left, mut throws) = (h, leads);
-        for (s, &n) in Suit::ALL.into_iter().zip(&cashed.led) {
+        for (s, &n) in Suit::ALL.into_iter().zip(&led) {
             let f = follows(h & s.mask(), n, mine);
             throws -= f.len();
             left = CardSet(left.0 & !f.0);

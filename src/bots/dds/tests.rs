@@ -417,6 +417,32 @@ fn the_cards_left_of_a_suit_the_others_ran_out_of_are_sure_tricks() {
     assert_eq!((sure_points(&pos), v, pos.left), (18, 18, 18));
 }
 
+/// The opponents throw their cheapest cards on the partner's masters too:
+/// seat 0 crosses with the 2 of oros to its partner's 9, which cashes the
+/// 1; seat 1, void in oros, throws the 11 and 12 of espases (5 points).
+#[test]
+fn the_opponents_throw_on_the_partner_s_masters_after_a_crossing() {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let rules = Rules::default();
+    let mut h = seeded_endgame(&rules, 1, 3, 0);
+    h.hands = [
+        hand("2O 3E 4E"),
+        hand("1E 12E 11E"),
+        hand("9O 1O 5B"),
+        hand("4O 5O 6B"),
+    ];
+    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    let pos = Pos::new(&rules, &h);
+    let v = minimax(&rules, &h, 0, &mut HashMap::new());
+    assert_eq!((sure_points(&pos), v), (16, 16));
+}
+
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
 /// [`rules_of`], 4 or 5 tricks, 0 to all but one card on the trick.
 fn endgame(i: u64, base: u64) -> (Rules, HandState) {
