@@ -206,29 +206,42 @@ fn follows(held: CardSet, n: u32, partner: bool) -> CardSet {
 /// its cheapest ones left at least, the partner its dearest.
 fn thrown(pos: &Pos, led: [u32; 4], partner_too: bool) -> i32 {
     let leads: u32 = led.iter().sum();
+    if leads == 0 {
+        return 0;
+    }
     let partner = pos.table.partner(pos.turn).map(usize::from);
     let mut points = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
         let mine = partner == Some(i);
-        if mine && !partner_too {
+        if i == pos.turn as usize || mine && !partner_too {
             continue;
         }
         // An opponent with as many zero-point cards as leads throws
-        // zero-point cards whatever it follows with.
-        if i == pos.turn as usize || !mine && h.len() - h.counting().len() >= leads {
+        // zero-point cards whatever it follows with; a partner without a
+        // counting card gives nothing.
+        let counting = h.counting();
+        if if mine {
+            counting.is_empty()
+        } else {
+            CardSet(h.0 & !counting.0).len() >= leads
+        } {
             continue;
         }
         let (mut left, mut throws) = (h, leads);
         for (s, &n) in Suit::ALL.into_iter().zip(&led) {
-            let f = follows(h & s.mask(), n, mine);
-            throws -= f.len();
-            left = CardSet(left.0 & !f.0);
+            if n > 0 {
+                let f = follows(h & s.mask(), n, mine);
+                throws -= f.len();
+                left = CardSet(left.0 & !f.0);
+            }
+        }
+        if throws == 0 {
+            continue;
         }
         // The cheapest cards left (the zero-point ones, then by points), or
         // for the partner the dearest.
-        let zero = left.len() - left.counting().len();
         if !mine {
-            throws = throws.saturating_sub(zero);
+            throws = throws.saturating_sub(CardSet(left.0 & !left.counting().0).len());
         }
         for k in 1..=5u32 {
             if throws == 0 {
