@@ -17,8 +17,9 @@
 //! - **Search.** Zero-window searches ("can the side still take `need`
 //!   points?", [`search`]) that answer a bound, not only yes or no
 //!   (fail-soft): a guess, then upward steps of 1, 2, 4, … from a bound
-//!   reached (the value is most often that bound), bisection between the
-//!   bounds once a later search fails ([`probes`]); the last trick is
+//!   reached (the value is most often that bound), downward ones while
+//!   every search fails, bisection between the bounds once a search fails
+//!   after one reached ([`probes`]); the last trick is
 //!   scored without a search (every card is forced). A search whose target
 //!   is already reached, or out of reach, still answers a trick start's
 //!   bounds (the last trick, the sure points), so the bound it answers
@@ -36,9 +37,11 @@
 //!   pairs game the entries bound side 0's points and serve both sides
 //!   (one side takes the rest of what the other does), so a solver kept
 //!   between the two sides' positions of a hand keeps its table.
-//! - **Sure points** ([`bounds`]): the leader's masters, cashed, and the
-//!   top trumps each side holds (a trick point for each one seat holds)
-//!   settle a search before it starts.
+//! - **Sure points** ([`bounds`]): the leader's masters, cashed (with
+//!   what the others must follow them with or throw on them, and the cards
+//!   left of a suit the others ran out of), then its partner's after a
+//!   crossing, and the top trumps each side holds (a trick point for each
+//!   one seat holds) settle a search before it starts.
 //! - **Move ordering** ([`order`]): the table's card, then at a trick
 //!   start the killer lead (the last lead that refuted a trick start with
 //!   as many tricks left, by leader), then masters, low cards to the
