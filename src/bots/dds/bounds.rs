@@ -199,11 +199,13 @@ fn follows(held: CardSet, n: u32, partner: bool) -> CardSet {
     out
 }
 
-/// What the other seats give at least on the leader's leads of `cashed`
-/// besides the cards of the suits led that they follow with (counted
-/// there): each plays a card on every lead, so a seat that holds fewer
-/// cards of a suit than there were leads of it throws others: an opponent
-/// its cheapest ones left at least, the partner its dearest.
+/// What the other seats give at least on `led` (how many leads of each
+/// suit, in [`Suit::ALL`]'s order, all won by the leader's side) besides
+/// the cards of the suits led that they follow with (counted by
+/// [`followed`]): each plays a card on every lead, so a seat that holds
+/// fewer cards of a suit than there were leads of it throws others: an
+/// opponent its cheapest ones left at least, the partner (counted only
+/// with `partner_too`) its dearest.
 fn thrown(pos: &Pos, led: [u32; 4], partner_too: bool) -> i32 {
     let leads: u32 = led.iter().sum();
     if leads == 0 {

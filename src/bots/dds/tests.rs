@@ -10,7 +10,7 @@ use super::order::ordered;
 use super::pos::Pos;
 use crate::bots::solver::{Solver, representative};
 use crate::rules::random::random_card;
-use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Variant};
+use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Trump, Variant};
 
 /// Endgames compared with the plain minimax (1,000 in a release build).
 const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
@@ -269,6 +269,34 @@ fn the_partner_s_masters_are_sure_points_too() {
     assert!(crossed * 50 > starts, "{crossed} of {starts} trick starts");
 }
 
+/// A trick start of the pairs game with these hands (seat 0 to lead) and
+/// `trump`, each hand written as the engine writes cards.
+fn trick_start(hands: [&str; 4], trump: Trump) -> HandState {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| c.parse::<Card>().unwrap().bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let n = hand(hands[0]).len();
+    let mut h = seeded_endgame(&Rules::default(), 1, n, 0);
+    h.hands = hands.map(hand);
+    h.trump = Some(trump);
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    h
+}
+
+/// The sure points of seat 0 leading `h` under the default rules, and
+/// its side's value by the plain minimax.
+fn sure_and_value(h: &HandState) -> (i32, i32) {
+    let rules = Rules::default();
+    let pos = Pos::new(&rules, h);
+    (
+        sure_points(&pos),
+        minimax(&rules, h, 0, &mut HashMap::new()),
+    )
+}
+
 /// Under must-trump a leader void in the partner's suit must trump the
 /// partner's master there and takes the lead back, so the partner's
 /// masters of that suit are not counted (the leader holds the 2 of copes
@@ -278,21 +306,10 @@ fn the_partner_s_masters_are_sure_points_too() {
 /// the 9 of copes holds two bastos).
 #[test]
 fn a_leader_that_must_trump_its_partner_s_master_stops_the_partner() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let mut h = seeded_endgame(&Rules::default(), 1, 4, 0);
-    h.hands = [
-        hand("2C 2E 3E 4E"),
-        hand("9C 5E 5B 6B"),
-        hand("9E 9B 1B 12B"),
-        hand("6E 7E 7B 8B"),
-    ];
-    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
+    let h = trick_start(
+        ["2C 2E 3E 4E", "9C 5E 5B 6B", "9E 9B 1B 12B", "6E 7E 7B 8B"],
+        Trump::Suit(Suit::Copes),
+    );
     for must_trump in [true, false] {
         let rules = Rules {
             must_trump,
@@ -316,25 +333,11 @@ fn a_leader_that_must_trump_its_partner_s_master_stops_the_partner() {
 /// trick goes to seat 3's 6 of espases.
 #[test]
 fn the_seats_that_follow_a_master_cashed_give_their_lowest_cards() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let rules = Rules::default();
-    let mut h = seeded_endgame(&rules, 1, 3, 0);
-    h.hands = [
-        hand("9O 1O 2E"),
-        hand("12O 10O 3E"),
-        hand("2O 4E 5E"),
-        hand("11O 3O 6E"),
-    ];
-    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    let pos = Pos::new(&rules, &h);
-    let v = minimax(&rules, &h, 0, &mut HashMap::new());
-    assert_eq!((sure_points(&pos), v), (17, 17));
+    let h = trick_start(
+        ["9O 1O 2E", "12O 10O 3E", "2O 4E 5E", "11O 3O 6E"],
+        Trump::Suit(Suit::Copes),
+    );
+    assert_eq!(sure_and_value(&h), (17, 17));
 }
 
 /// A seat void in the suit cashed throws a card on each lead, at least its
@@ -344,25 +347,11 @@ fn the_seats_that_follow_a_master_cashed_give_their_lowest_cards() {
 /// espases.
 #[test]
 fn the_seats_void_in_the_suit_cashed_throw_their_cheapest_cards() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let rules = Rules::default();
-    let mut h = seeded_endgame(&rules, 1, 3, 0);
-    h.hands = [
-        hand("9O 1O 2E"),
-        hand("12E 11E 10B"),
-        hand("2O 3O 4E"),
-        hand("11O 1B 12B"),
-    ];
-    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    let pos = Pos::new(&rules, &h);
-    let v = minimax(&rules, &h, 0, &mut HashMap::new());
-    assert_eq!((sure_points(&pos), v), (19, 19));
+    let h = trick_start(
+        ["9O 1O 2E", "12E 11E 10B", "2O 3O 4E", "11O 1B 12B"],
+        Trump::Suit(Suit::Copes),
+    );
+    assert_eq!(sure_and_value(&h), (19, 19));
 }
 
 /// The partner follows its partner's master with its dearest card of the
@@ -370,25 +359,11 @@ fn the_seats_void_in_the_suit_cashed_throw_their_cheapest_cards() {
 /// opponents take the other two tricks.
 #[test]
 fn the_partner_follows_a_master_cashed_with_its_dearest_card() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let rules = Rules::default();
-    let mut h = seeded_endgame(&rules, 1, 3, 0);
-    h.hands = [
-        hand("9O 2E 3E"),
-        hand("4O 5E 6E"),
-        hand("1O 2O 12B"),
-        hand("5O 7E 8E"),
-    ];
-    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    let pos = Pos::new(&rules, &h);
-    let v = minimax(&rules, &h, 0, &mut HashMap::new());
-    assert_eq!((sure_points(&pos), v), (10, 10));
+    let h = trick_start(
+        ["9O 2E 3E", "4O 5E 6E", "1O 2O 12B", "5O 7E 8E"],
+        Trump::Suit(Suit::Copes),
+    );
+    assert_eq!(sure_and_value(&h), (10, 10));
 }
 
 /// Once the others have run out of a suit, the leader's cards left of it
@@ -396,25 +371,12 @@ fn the_partner_follows_a_master_cashed_with_its_dearest_card() {
 /// and 3, and the 10 of oros then takes the last trick (every point).
 #[test]
 fn the_cards_left_of_a_suit_the_others_ran_out_of_are_sure_tricks() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let rules = Rules::default();
-    let mut h = seeded_endgame(&rules, 1, 3, 0);
-    h.hands = [
-        hand("9O 1O 10O"),
-        hand("12O 4O 7E"),
-        hand("2E 3E 4E"),
-        hand("11O 3O 8E"),
-    ];
-    h.trump = Some(crate::rules::Trump::Botifarra);
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    let pos = Pos::new(&rules, &h);
-    let v = minimax(&rules, &h, 0, &mut HashMap::new());
-    assert_eq!((sure_points(&pos), v, pos.left), (18, 18, 18));
+    let h = trick_start(
+        ["9O 1O 10O", "12O 4O 7E", "2E 3E 4E", "11O 3O 8E"],
+        Trump::Botifarra,
+    );
+    let left = Pos::new(&Rules::default(), &h).left;
+    assert_eq!((sure_and_value(&h), left), ((18, 18), 18));
 }
 
 /// The opponents throw their cheapest cards on the partner's masters too:
@@ -422,25 +384,11 @@ fn the_cards_left_of_a_suit_the_others_ran_out_of_are_sure_tricks() {
 /// 1; seat 1, void in oros, throws the 11 and 12 of espases (5 points).
 #[test]
 fn the_opponents_throw_on_the_partner_s_masters_after_a_crossing() {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let rules = Rules::default();
-    let mut h = seeded_endgame(&rules, 1, 3, 0);
-    h.hands = [
-        hand("2O 3E 4E"),
-        hand("1E 12E 11E"),
-        hand("9O 1O 5B"),
-        hand("4O 5O 6B"),
-    ];
-    h.trump = Some(crate::rules::Trump::Suit(Suit::Copes));
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    let pos = Pos::new(&rules, &h);
-    let v = minimax(&rules, &h, 0, &mut HashMap::new());
-    assert_eq!((sure_points(&pos), v), (16, 16));
+    let h = trick_start(
+        ["2O 3E 4E", "1E 12E 11E", "9O 1O 5B", "4O 5O 6B"],
+        Trump::Suit(Suit::Copes),
+    );
+    assert_eq!(sure_and_value(&h), (16, 16));
 }
 
 /// The `i`-th endgame of a sweep from seed `base`: every rule set of
