@@ -57,6 +57,8 @@
 //! answers of [`DealSolver::solve_each`] and [`DealSolver::grade`].
 
 mod bounds;
+#[cfg(test)]
+mod bounds_tests;
 mod deals;
 mod order;
 mod pos;
