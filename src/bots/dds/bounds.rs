@@ -37,11 +37,11 @@ use super::pos::Pos;
 /// partner cashes once the leader has crossed to it.
 pub(super) fn sure_points(pos: &Pos) -> i32 {
     let cashed = leader_cashes(pos);
-    let alone = thrown(pos, cashed.led, true);
+    let alone = thrown(pos, cashed.led, &cashed.given, true);
     let crossed = match partner_points(pos, &cashed) {
-        Some((points, led)) => {
+        Some((points, led, given)) => {
             let both = std::array::from_fn(|i| cashed.led[i] + led[i]);
-            points + thrown(pos, both, false)
+            points + thrown(pos, both, &given, false)
         }
         None => 0,
     };
@@ -58,6 +58,8 @@ pub(super) struct Cashed {
     rounds: u32,
     /// The other seats that still hold a trump after them (a bit each).
     ruff: u8,
+    /// The cards each other seat follows them with ([`follows`]).
+    given: [CardSet; 4],
 }
 
 /// What the leader cashes alone (at a trick start).
@@ -67,6 +69,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
     let alive = pos.held();
     let trumps = pos.trump_mask();
     let mut sure = 0;
+    let mut given = [CardSet::EMPTY; 4];
     // Trump leads cashed: every other seat follows each with a trump while
     // it holds one (its lowest ones' points at least), and a seat with no
     // more trumps than that is out of them after.
@@ -74,7 +77,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
     if let Some(t) = pos.trump {
         let in_play = alive & t.mask();
         let (points, n) = cash(pos, leader, in_play, in_play.len());
-        sure += points + followed(pos, in_play, n, leader);
+        sure += points + followed(pos, in_play, n, leader, &mut given);
         rounds = n;
     }
     let mut ruff = 0u8;
@@ -95,7 +98,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
         let in_play = alive & s.mask();
         if highest(in_play).is_some_and(|c| hand.contains(c)) {
             let (points, n) = cash(pos, leader, in_play, ruff_limit(pos, in_play, ruff));
-            sure += points + followed(pos, in_play, n, leader);
+            sure += points + followed(pos, in_play, n, leader, &mut given);
             led[i] = n;
         }
     }
@@ -104,6 +107,7 @@ pub(super) fn leader_cashes(pos: &Pos) -> Cashed {
         led,
         rounds,
         ruff,
+        given,
     }
 }
 
@@ -131,7 +135,7 @@ fn ruff_limit(pos: &Pos, suit: CardSet, ruff: u8) -> u32 {
 /// in those suits are never led before the crossing, and an opponent that
 /// could ruff followed every lead.) The partner plays a card on each of
 /// the leader's leads, so it must hold as many cards besides its masters.
-fn partner_points(pos: &Pos, cashed: &Cashed) -> Option<(i32, [u32; 4])> {
+fn partner_points(pos: &Pos, cashed: &Cashed) -> Option<(i32, [u32; 4], [CardSet; 4])> {
     let partner = pos.table.partner(pos.turn)?;
     let leader = pos.turn as usize;
     let (hand, mine) = (pos.hands[partner as usize], pos.hands[leader]);
@@ -143,6 +147,7 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> Option<(i32, [u32; 4])> {
     let alive = pos.held();
     let (mut sure, mut masters, mut entry) = (0, 0, false);
     let mut cashes = [0u32; 4];
+    let mut given = cashed.given;
     for (i, s) in Suit::ALL.into_iter().enumerate() {
         let in_play = alive & s.mask();
         if Some(s) == pos.trump || led[i] > 0 || !highest(in_play).is_some_and(|c| hand.contains(c))
@@ -156,17 +161,18 @@ fn partner_points(pos: &Pos, cashed: &Cashed) -> Option<(i32, [u32; 4])> {
             ruff_limit(pos, in_play, ruffers),
         );
         entry |= n > 0 && !(mine & s.mask()).is_empty();
-        sure += points + followed(pos, in_play, n, partner as usize);
+        sure += points + followed(pos, in_play, n, partner as usize, &mut given);
         masters += n;
         cashes[i] = n;
     }
-    (entry && hand.len() >= masters + led.iter().sum::<u32>()).then_some((sure, cashes))
+    (entry && hand.len() >= masters + led.iter().sum::<u32>()).then_some((sure, cashes, given))
 }
 
 /// The points the seats other than `cashing` give at least on `n` leads of
 /// a suit whose cards in play are `suit`: each must follow with a card of
-/// it while it holds one ([`follows`]).
-fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize) -> i32 {
+/// it while it holds one ([`follows`]). The cards are added to `given`,
+/// seat by seat.
+fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize, given: &mut [CardSet; 4]) -> i32 {
     if n == 0 {
         return 0;
     }
@@ -174,7 +180,9 @@ fn followed(pos: &Pos, suit: CardSet, n: u32, cashing: usize) -> i32 {
     let mut points = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
         if i != cashing {
-            points += follows(h & suit, n, partner == Some(i)).points() as i32;
+            let f = follows(h & suit, n, partner == Some(i));
+            points += f.points() as i32;
+            given[i] = given[i] | f;
         }
     }
     points
@@ -201,12 +209,12 @@ fn follows(held: CardSet, n: u32, partner: bool) -> CardSet {
 
 /// What the other seats give at least on `led` (how many leads of each
 /// suit, in [`Suit::ALL`]'s order, all won by the leader's side) besides
-/// the cards of the suits led that they follow with (counted by
+/// the cards of the suits led that they follow with (`given`, counted by
 /// [`followed`]): each plays a card on every lead, so a seat that holds
 /// fewer cards of a suit than there were leads of it throws others: an
 /// opponent its cheapest ones left at least, the partner (counted only
 /// with `partner_too`) its dearest.
-fn thrown(pos: &Pos, led: [u32; 4], partner_too: bool) -> i32 {
+fn thrown(pos: &Pos, led: [u32; 4], given: &[CardSet; 4], partner_too: bool) -> i32 {
     let leads: u32 = led.iter().sum();
     if leads == 0 {
         return 0;
@@ -229,17 +237,11 @@ fn thrown(pos: &Pos, led: [u32; 4], partner_too: bool) -> i32 {
         } {
             continue;
         }
-        let (mut left, mut throws) = (h, leads);
-        for (s, &n) in Suit::ALL.into_iter().zip(&led) {
-            if n > 0 {
-                let f = follows(h & s.mask(), n, mine);
-                throws -= f.len();
-                left = CardSet(left.0 & !f.0);
-            }
-        }
+        let mut throws = leads - given[i].len();
         if throws == 0 {
             continue;
         }
+        let left = CardSet(h.0 & !given[i].0);
         // The cheapest cards left (the zero-point ones, then by points), or
         // for the partner the dearest.
         if !mine {
@@ -318,9 +320,11 @@ fn cash(pos: &Pos, seat: usize, suit: CardSet, most: u32) -> (i32, u32) {
     let mut others = [(0u32, 0u8); 3];
     let mut k = 0;
     for (i, &h) in pos.hands.iter().enumerate() {
-        let theirs = h & suit;
-        if i != seat && !theirs.is_empty() && k < 3 {
-            others[k] = (theirs.len(), 63 - theirs.0.leading_zeros() as u8);
+        if let Some(strongest) = highest(h & suit)
+            && i != seat
+            && k < 3
+        {
+            others[k] = ((h & suit).len(), strongest.index());
             k += 1;
         }
     }
