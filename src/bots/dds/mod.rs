@@ -44,9 +44,11 @@
 //!   one seat holds) settle a search before it starts.
 //! - **Move ordering** ([`order`]): the table's card, then at a trick
 //!   start the killer lead (the last lead that refuted a trick start with
-//!   as many tricks left, by leader), then masters, low cards to the
-//!   partner's master, cheap winners, points onto a partner's trick;
-//!   equivalent cards once.
+//!   as many tricks left, by leader), then masters (those an opponent can
+//!   trump after the others), low cards to the partner's master; inside a
+//!   trick the cards no opponent still to play can beat, then cheap
+//!   winners, points onto a partner's trick that it keeps (masters last:
+//!   they win tricks of their own); equivalent cards once.
 //!
 //! - **One card against the best** ([`DealSolver::grade`], for the
 //!   analysis of a played card): the card's exact value, then each other
