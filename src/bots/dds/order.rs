@@ -156,23 +156,27 @@ fn score(pos: &Pos, seen: &Seen, c: Card, takes: bool) -> i32 {
 
 /// [`score`] of a lead: masters and points first (a plain master that an
 /// opponent void in its suit can trump after the others); then low cards
-/// to the partner's master; then low cards of long suits.
+/// of a suit the partner can trump, and to the partner's master; then low
+/// cards of long suits.
 fn lead_score(pos: &Pos, seen: &Seen, c: Card, master: bool) -> i32 {
     let p = i32::from(c.points());
     let s = i32::from(c.strength());
     let trump = pos.trump == Some(c.suit());
+    // A seat void in the card's suit that holds a trump may trump it.
+    let trumps = pos.trump_mask();
+    let trumped_by =
+        |h: CardSet| !trump && (h & c.suit_mask()).is_empty() && !(h & trumps).is_empty();
     if master {
-        let trumps = pos.trump_mask();
-        let ruffed = !trump
-            && seen.later[..seen.len]
-                .iter()
-                .any(|&h| (h & c.suit_mask()).is_empty() && !(h & trumps).is_empty());
+        let ruffed = seen.later[..seen.len].iter().any(|&h| trumped_by(h));
         return if ruffed { 150 + 4 * p } else { 300 + 4 * p };
     }
     let partner = pos
         .table
         .partner(pos.turn)
         .map_or(CardSet::EMPTY, |p| pos.hands[p as usize]);
+    if trumped_by(partner) {
+        return 260 - s - 4 * p;
+    }
     if highest(seen.alive & c.suit_mask()).is_some_and(|t| partner.contains(t)) {
         return 250 - s - 4 * p;
     }
@@ -185,6 +189,15 @@ mod tests {
     use super::super::pos::Pos;
     use super::ordered;
     use crate::rules::{Card, CardSet, HandState, Rules, Suit, Trump};
+
+    #[test]
+    fn a_lead_the_partner_can_trump_comes_first() {
+        // No card of seat 0 is a master; its partner holds no bastos and
+        // the 5 of oros (trump).
+        let moves = moves_after(["2B 3C 4E", "9B 9C 9E", "5O 5C 5E", "1B 1C 1E"], &[]);
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        assert_eq!(moves, [card("2B"), card("4E"), card("3C")]);
+    }
 
     /// The moves of the pairs game's seat to play once `played` are on the
     /// trick seat 0 led, with these hands (as the engine writes cards) and
