@@ -8,8 +8,8 @@ use super::DealSolver;
 use super::bounds::{leader_cashes, sure_points};
 use super::deals::seeded_endgame;
 use super::pos::Pos;
-use super::tests::{minimax, rules_of};
-use crate::rules::{Card, CardSet, HandState, Rules, Suit, Trump};
+use super::tests::{minimax, rules_of, trick_start};
+use crate::rules::{CardSet, HandState, Rules, Suit, Trump};
 
 #[test]
 fn sure_points_never_exceed_the_value() {
@@ -60,23 +60,6 @@ fn the_partner_s_masters_are_sure_points_too() {
         }
     }
     assert!(crossed * 50 > starts, "{crossed} of {starts} trick starts");
-}
-
-/// A trick start of the pairs game with these hands (seat 0 to lead) and
-/// `trump`, each hand written as the engine writes cards.
-fn trick_start(hands: [&str; 4], trump: Trump) -> HandState {
-    let hand = |s: &str| {
-        s.split(' ')
-            .map(|c| c.parse::<Card>().unwrap().bit())
-            .fold(CardSet::EMPTY, |a, b| a | b)
-    };
-    let n = hand(hands[0]).len();
-    let mut h = seeded_endgame(&Rules::default(), 1, n, 0);
-    h.hands = hands.map(hand);
-    h.trump = Some(trump);
-    h.turn = 0;
-    h.trick = crate::rules::trick::Trick::led_by(0);
-    h
 }
 
 /// The sure points of seat 0 leading `h` under the default rules, and

@@ -185,37 +185,17 @@ fn lead_score(pos: &Pos, seen: &Seen, c: Card, master: bool) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::deals::seeded_endgame;
     use super::super::pos::Pos;
+    use super::super::tests::{card, trick_start};
     use super::ordered;
-    use crate::rules::{Card, CardSet, HandState, Rules, Suit, Trump};
-
-    #[test]
-    fn a_lead_the_partner_can_trump_comes_first() {
-        // No card of seat 0 is a master; its partner holds no bastos and
-        // the 5 of oros (trump).
-        let moves = moves_after(["2B 3C 4E", "9B 9C 9E", "5O 5C 5E", "1B 1C 1E"], &[]);
-        let card = |s: &str| s.parse::<Card>().unwrap();
-        assert_eq!(moves, [card("2B"), card("4E"), card("3C")]);
-    }
+    use crate::rules::{Card, Rules, Suit, Trump};
 
     /// The moves of the pairs game's seat to play once `played` are on the
-    /// trick seat 0 led, with these hands (as the engine writes cards) and
-    /// oros trump.
+    /// trick seat 0 led, with these hands and oros trump.
     fn moves_after(hands: [&str; 4], played: &[&str]) -> Vec<Card> {
-        let card = |s: &str| s.parse::<Card>().unwrap();
-        let hand = |s: &str| {
-            s.split(' ')
-                .map(card)
-                .fold(CardSet::EMPTY, |a, c| a | c.bit())
-        };
         let rules = Rules::default();
         let table = rules.variant.table();
-        let mut h: HandState = seeded_endgame(&rules, 1, hand(hands[0]).len(), 0);
-        h.hands = hands.map(hand);
-        h.trump = Some(Trump::Suit(Suit::Oros));
-        h.turn = 0;
-        h.trick = crate::rules::trick::Trick::led_by(0);
+        let mut h = trick_start(hands, Trump::Suit(Suit::Oros));
         for &c in played {
             assert!(h.legal_cards(&rules, table).contains(card(c)), "{c}");
             h.play_known(table, card(c));
@@ -223,6 +203,14 @@ mod tests {
         let pos = Pos::new(&rules, &h);
         let (legal, beat) = pos.legal();
         ordered(&pos, legal, beat, [None; 2]).as_slice().to_vec()
+    }
+
+    #[test]
+    fn a_lead_the_partner_can_trump_comes_first() {
+        // No card of seat 0 is a master; its partner holds no bastos and
+        // the 5 of oros (trump).
+        let moves = moves_after(["2B 3C 4E", "9B 9C 9E", "5O 5C 5E", "1B 1C 1E"], &[]);
+        assert_eq!(moves, [card("2B"), card("4E"), card("3C")]);
     }
 
     #[test]
@@ -234,7 +222,6 @@ mod tests {
             ["4E 1C 3C", "9E 5C 6C", "5E 7C 8C", "1B 12C 2B"],
             &["4E", "9E", "5E"],
         );
-        let card = |s: &str| s.parse::<Card>().unwrap();
         assert_eq!(moves.first(), Some(&card("12C")), "{moves:?}");
         assert_eq!(moves.last(), Some(&card("1B")), "{moves:?}");
     }
@@ -244,7 +231,6 @@ mod tests {
         // Seat 1 must beat the 4 of espases: the 5 would lose to seat 2's 1,
         // the 9 wins the trick.
         let moves = moves_after(["4E 2C 3C", "9E 5E 6C", "1E 7C 8C", "2B 3B 4B"], &["4E"]);
-        let card = |s: &str| s.parse::<Card>().unwrap();
         assert_eq!(moves, [card("9E"), card("5E")]);
         // Seat 2's partner leads the 12 of espases, which seat 3's 9 beats:
         // seat 2 gives the 10 rather than its 1 (which the 9 beats too).

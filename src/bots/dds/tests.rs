@@ -9,7 +9,29 @@ use super::order::ordered;
 use super::pos::Pos;
 use crate::bots::solver::{Solver, representative};
 use crate::rules::random::random_card;
-use crate::rules::{Card, HandState, Rules, Seat, Suit, Variant};
+use crate::rules::{Card, CardSet, HandState, Rules, Seat, Suit, Trump, Variant};
+
+/// A trick start of the pairs game with these hands (seat 0 to lead) and
+/// `trump`, each hand written as the engine writes cards.
+pub(super) fn trick_start(hands: [&str; 4], trump: Trump) -> HandState {
+    let hand = |s: &str| {
+        s.split(' ')
+            .map(|c| card(c).bit())
+            .fold(CardSet::EMPTY, |a, b| a | b)
+    };
+    let n = hand(hands[0]).len();
+    let mut h = seeded_endgame(&Rules::default(), 1, n, 0);
+    h.hands = hands.map(hand);
+    h.trump = Some(trump);
+    h.turn = 0;
+    h.trick = crate::rules::trick::Trick::led_by(0);
+    h
+}
+
+/// The card written `s` as the engine writes cards.
+pub(super) fn card(s: &str) -> Card {
+    s.parse().unwrap()
+}
 
 /// Endgames compared with the plain minimax (1,000 in a release build).
 const ENDGAMES: u64 = if cfg!(debug_assertions) { 120 } else { 1000 };
