@@ -229,23 +229,20 @@ fn thrown(pos: &Pos, led: [u32; 4], given: &[CardSet; 4], partner_too: bool) -> 
         // An opponent with as many zero-point cards as leads throws
         // zero-point cards whatever it follows with; a partner without a
         // counting card gives nothing.
-        let counting = h.counting();
-        if if mine {
-            counting.is_empty()
+        let gives_nothing = if mine {
+            h.counting().is_empty()
         } else {
-            CardSet(h.0 & !counting.0).len() >= leads
-        } {
-            continue;
-        }
+            (h & !h.counting()).len() >= leads
+        };
         let mut throws = leads - given[i].len();
-        if throws == 0 {
+        if gives_nothing || throws == 0 {
             continue;
         }
-        let left = CardSet(h.0 & !given[i].0);
+        let left = h & !given[i];
         // The cheapest cards left (the zero-point ones, then by points), or
         // for the partner the dearest.
         if !mine {
-            throws = throws.saturating_sub(CardSet(left.0 & !left.counting().0).len());
+            throws = throws.saturating_sub((left & !left.counting()).len());
         }
         for k in 1..=5u32 {
             if throws == 0 {

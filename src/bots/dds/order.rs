@@ -162,19 +162,16 @@ fn lead_score(pos: &Pos, seen: &Seen, c: Card, master: bool) -> i32 {
     let p = i32::from(c.points());
     let s = i32::from(c.strength());
     let trump = pos.trump == Some(c.suit());
-    // A seat void in the card's suit that holds a trump may trump it.
-    let trumps = pos.trump_mask();
-    let trumped_by =
-        |h: CardSet| !trump && (h & c.suit_mask()).is_empty() && !(h & trumps).is_empty();
     if master {
-        let ruffed = seen.later[..seen.len].iter().any(|&h| trumped_by(h));
+        // Only an opponent void in its suit can beat a master: by trumping.
+        let ruffed = seen.overtaken(c.suit_mask(), c, pos.trump);
         return if ruffed { 150 + 4 * p } else { 300 + 4 * p };
     }
     let partner = pos
         .table
         .partner(pos.turn)
         .map_or(CardSet::EMPTY, |p| pos.hands[p as usize]);
-    if trumped_by(partner) {
+    if !trump && (partner & c.suit_mask()).is_empty() && !(partner & pos.trump_mask()).is_empty() {
         return 260 - s - 4 * p;
     }
     if highest(seen.alive & c.suit_mask()).is_some_and(|t| partner.contains(t)) {
