@@ -68,9 +68,10 @@ struct Seen {
     /// Whether the seat to play is the trick's last.
     last: bool,
     /// The hands of the opponents that play after it on this trick (every
-    /// opponent when it leads).
+    /// opponent when it leads); empty past them.
     later: [CardSet; 3],
-    len: usize,
+    /// The partner's hand (empty without partners).
+    partner: CardSet,
 }
 
 impl Seen {
@@ -91,7 +92,7 @@ impl Seen {
             facing: pos.trick.facing(pos.table, pos.turn),
             last: pos.trick.len() + 1 == pos.table.seats as usize,
             later,
-            len,
+            partner: partner.map_or(CardSet::EMPTY, |p| pos.hands[p as usize]),
         }
     }
 
@@ -99,7 +100,8 @@ impl Seen {
     /// `c` (it follows suit when it can, else any card).
     fn overtaken(&self, led: CardSet, c: Card, trump: Option<Suit>) -> bool {
         let beats = beating(c, trump);
-        self.later[..self.len].iter().any(|&h| {
+        // An empty hand plays nothing, so beats nothing.
+        self.later.iter().any(|&h| {
             let follow = h & led;
             let playable = if follow.is_empty() { h } else { follow };
             !(playable & beats).is_empty()
@@ -116,13 +118,13 @@ impl Seen {
 /// to play can beat takes first; when the last seat can beat the partner's
 /// card, the third seat takes with such a card or plays cheap.
 fn score(pos: &Pos, seen: &Seen, c: Card, takes: bool) -> i32 {
-    let p = i32::from(c.points());
-    let s = i32::from(c.strength());
-    let trump = pos.trump == Some(c.suit());
     let master = (c.higher_in_suit() & seen.alive).is_empty();
     let Some(f) = seen.facing else {
         return lead_score(pos, seen, c, master);
     };
+    let p = i32::from(c.points());
+    let s = i32::from(c.strength());
+    let trump = pos.trump == Some(c.suit());
     if f.partner_winning {
         if !seen.last && seen.overtaken(f.led, f.winning, pos.trump) {
             return if takes && !seen.overtaken(f.led, c, pos.trump) {
@@ -167,10 +169,7 @@ fn lead_score(pos: &Pos, seen: &Seen, c: Card, master: bool) -> i32 {
         let ruffed = seen.overtaken(c.suit_mask(), c, pos.trump);
         return if ruffed { 150 + 4 * p } else { 300 + 4 * p };
     }
-    let partner = pos
-        .table
-        .partner(pos.turn)
-        .map_or(CardSet::EMPTY, |p| pos.hands[p as usize]);
+    let partner = seen.partner;
     if !trump && (partner & c.suit_mask()).is_empty() && !(partner & pos.trump_mask()).is_empty() {
         return 260 - s - 4 * p;
     }
