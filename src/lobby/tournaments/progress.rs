@@ -221,7 +221,9 @@ fn pair_round(rec: &mut TournamentRecord, now: u64) {
     let byes_of = |u: usize| rec.rounds.iter().filter(|r| r.byes.contains(&u)).count() as u32;
     let pairs = pairs_met(rec);
     let met = |a: usize, b: usize| pairs.contains(&(a.min(b), a.max(b)));
-    let (tables, byes) = pairing::swiss(&ranked, rec.per_table(), &met, &byes_of);
+    let total = rec.format.rounds().unwrap_or(1) as usize;
+    let left = total.saturating_sub(rec.rounds.len()).max(1);
+    let (tables, byes) = pairing::swiss(&ranked, rec.per_table(), left, &met, &byes_of);
     let number = rec.rounds.len() as u32 + 1;
     let tables = seat_tables(rec, number, tables);
     rec.rounds.push(Round {
