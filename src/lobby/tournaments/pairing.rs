@@ -288,6 +288,15 @@ mod tests {
     }
 
     #[test]
+    fn the_bye_moves_up_when_it_would_force_a_repeat() {
+        // Sitting out 2 would leave 0 and 1, who met: 1 sits out instead.
+        let played = [(0, 1)];
+        let met = met_set(&played);
+        let (tables, byes) = swiss(&[0, 1, 2], 2, 1, &met, &|_| 0);
+        assert_eq!((tables, byes), (vec![vec![0, 2]], vec![1]));
+    }
+
+    #[test]
     fn tables_of_four_take_each_unit_once() {
         let ranked: Vec<usize> = (0..10).collect();
         let played = [(0, 1), (0, 2)];
