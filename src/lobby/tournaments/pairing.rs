@@ -35,28 +35,37 @@ pub fn swiss(
         let mut depths = vec![later, 1, 0];
         depths.retain(|&d| d <= later);
         depths.dedup();
+        let start = Lookahead::new(ranked, met, byes);
         for depth in depths {
-            if let Some(found) = Lookahead::new(ranked, met, byes).pair(depth) {
+            if let Some(found) = start.clone().pair(depth) {
                 return found;
             }
         }
     }
-    let mut rest: Vec<usize> = ranked.to_vec();
-    let bye_count = rest.len() % k;
-    let mut bye = Vec::new();
-    for _ in 0..bye_count {
-        let fewest = rest.iter().map(|&u| byes(u)).min().unwrap_or(0);
-        let at = rest
-            .iter()
-            .rposition(|&u| byes(u) == fewest)
-            .unwrap_or(rest.len() - 1);
-        bye.push(rest.remove(at));
-    }
+    let counts: Vec<u32> = ranked.iter().map(|&u| byes(u)).collect();
+    let places: Vec<usize> = bye_order(&counts)
+        .into_iter()
+        .take(ranked.len() % k)
+        .collect();
+    let rest: Vec<usize> = (0..ranked.len())
+        .filter(|u| !places.contains(u))
+        .map(|u| ranked[u])
+        .collect();
+    let bye = places.into_iter().map(|u| ranked[u]).collect();
     (greedy(&rest, k, met), bye)
+}
+
+/// The places of a ranking in the order they take byes, given the byes
+/// each had (`counts`): the fewest byes first, then the lowest ranked.
+fn bye_order(counts: &[u32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..counts.len()).rev().collect();
+    order.sort_by_key(|&u| counts[u]);
+    order
 }
 
 /// The search for rounds of partnerships. Units are held by their place
 /// in the ranking; `met` and `byes` follow the rounds being tried.
+#[derive(Clone)]
 struct Lookahead<'a> {
     ranked: &'a [usize],
     met: Vec<Vec<bool>>,
@@ -121,10 +130,11 @@ impl<'a> Lookahead<'a> {
         let choices: Vec<Option<usize>> = if n.is_multiple_of(2) {
             vec![None]
         } else {
-            let fewest = self.byes.iter().copied().min().unwrap_or(0);
-            (0..n)
-                .rev()
-                .filter(|&u| self.byes[u] == fewest)
+            let order = bye_order(&self.byes);
+            let fewest = self.byes[order[0]];
+            order
+                .into_iter()
+                .take_while(|&u| self.byes[u] == fewest)
                 .map(Some)
                 .collect()
         };
@@ -322,16 +332,12 @@ mod tests {
     }
 
     /// Plays Swiss tournaments of `units` partnerships over `rounds`
-    /// rounds with standings drawn at random each round; returns the
+    /// rounds with standings drawn at random each round (seeded); returns the
     /// number with a repeat or a second bye.
     fn random_swisses(units: usize, rounds: usize, runs: usize) -> usize {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(5);
         let mut bad = 0;
         for _ in 0..runs {
             let mut played: Vec<(usize, usize)> = Vec::new();
@@ -339,9 +345,7 @@ mod tests {
             let mut broken = false;
             for r in 0..rounds {
                 let mut ranked: Vec<usize> = (0..units).collect();
-                for i in (1..units).rev() {
-                    ranked.swap(i, (next() % (i as u64 + 1)) as usize);
-                }
+                ranked.shuffle(&mut rng);
                 let met = met_set(&played);
                 let (tables, bye) = swiss(&ranked, 2, rounds - r, &met, &|u| byes[u]);
                 let mut seated: Vec<usize> = tables.iter().flatten().chain(&bye).copied().collect();

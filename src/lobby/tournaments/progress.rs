@@ -89,7 +89,7 @@ pub fn step(
         Format::Swiss { rounds } | Format::Duplicate { rounds, .. } => {
             if rec.current().is_none_or(Round::done) {
                 if rec.rounds.len() < rounds as usize {
-                    pair_round(rec, now);
+                    pair_round(rec, now, rounds as usize - rec.rounds.len());
                     p.paired = true;
                 } else {
                     finish(rec, now, &mut p);
@@ -215,14 +215,13 @@ fn pairs_met(rec: &TournamentRecord) -> HashSet<(usize, usize)> {
 }
 
 /// Pairs the next Swiss or duplicate round: the units not withdrawn in
-/// the order of the standings (house units last), by [`pairing::swiss`].
-fn pair_round(rec: &mut TournamentRecord, now: u64) {
+/// the order of the standings (house units last), by [`pairing::swiss`],
+/// with `left` rounds to pair (this one included).
+fn pair_round(rec: &mut TournamentRecord, now: u64, left: usize) {
     let ranked = ranked_units(rec);
     let byes_of = |u: usize| rec.rounds.iter().filter(|r| r.byes.contains(&u)).count() as u32;
     let pairs = pairs_met(rec);
     let met = |a: usize, b: usize| pairs.contains(&(a.min(b), a.max(b)));
-    let total = rec.format.rounds().unwrap_or(1) as usize;
-    let left = total.saturating_sub(rec.rounds.len()).max(1);
     let (tables, byes) = pairing::swiss(&ranked, rec.per_table(), left, &met, &byes_of);
     let number = rec.rounds.len() as u32 + 1;
     let tables = seat_tables(rec, number, tables);
