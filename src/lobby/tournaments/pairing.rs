@@ -30,19 +30,19 @@ pub fn swiss(
     met: &dyn Fn(usize, usize) -> bool,
     byes: &dyn Fn(usize) -> u32,
 ) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let counts: Vec<u32> = ranked.iter().map(|&u| byes(u)).collect();
     if k == 2 {
         let later = rounds_left.saturating_sub(1);
         let mut depths = vec![later, 1, 0];
         depths.retain(|&d| d <= later);
         depths.dedup();
-        let start = Lookahead::new(ranked, met, byes);
+        let start = Lookahead::new(ranked, met, counts.clone());
         for depth in depths {
             if let Some(found) = start.clone().pair(depth) {
                 return found;
             }
         }
     }
-    let counts: Vec<u32> = ranked.iter().map(|&u| byes(u)).collect();
     let places: Vec<usize> = bye_order(&counts)
         .into_iter()
         .take(ranked.len() % k)
@@ -64,7 +64,8 @@ fn bye_order(counts: &[u32]) -> Vec<usize> {
 }
 
 /// The search for rounds of partnerships. Units are held by their place
-/// in the ranking; `met` and `byes` follow the rounds being tried.
+/// in the ranking; `met` and `byes` (the byes each had, by place) follow
+/// the rounds being tried.
 #[derive(Clone)]
 struct Lookahead<'a> {
     ranked: &'a [usize],
@@ -83,11 +84,7 @@ enum Found {
 }
 
 impl<'a> Lookahead<'a> {
-    fn new(
-        ranked: &'a [usize],
-        met: &dyn Fn(usize, usize) -> bool,
-        byes: &dyn Fn(usize) -> u32,
-    ) -> Self {
+    fn new(ranked: &'a [usize], met: &dyn Fn(usize, usize) -> bool, byes: Vec<u32>) -> Self {
         let n = ranked.len();
         let met = (0..n)
             .map(|a| {
@@ -96,7 +93,6 @@ impl<'a> Lookahead<'a> {
                     .collect()
             })
             .collect();
-        let byes = ranked.iter().map(|&u| byes(u)).collect();
         Lookahead {
             ranked,
             met,
