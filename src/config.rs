@@ -72,6 +72,11 @@ pub struct SolveArgs {
     /// its cost).
     #[arg(long)]
     pub value_only: bool,
+    /// With `--bench --value-only`: one zero-window search per position
+    /// instead of its value: whether the side to play takes at least this
+    /// many hand points from there (what `expert-v4`'s doubles ask).
+    #[arg(long, requires = "value_only")]
+    pub probe: Option<i32>,
     /// The solver's transposition table holds `2^table_bits` entries of
     /// 32 bytes (18: the library's default, 8 MiB).
     #[arg(long, default_value_t = 18)]

@@ -87,6 +87,7 @@ fn main() -> std::process::ExitCode {
             must_trump: a.must_trump,
             bench: a.bench,
             value_only: a.value_only,
+            probe: a.probe,
             table_bits: a.table_bits,
         }),
         Some(Command::Serve(args)) => serve(args),

@@ -7,7 +7,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::ArenaError;
 use super::external::{self, Table};
-use crate::bots::{self, Answers, Bot, ExpertBot, MonteCarloBot, Plan, Rollout, Search};
+use crate::bots::{
+    self, Answers, Bot, ExpertBot, MonteCarloBot, Plan, Rollout, Search, SolvedDoubles,
+};
 use crate::rules::Action;
 use crate::rules::view::GameView;
 
@@ -37,7 +39,9 @@ impl Player {
     /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole]`
     /// for an expert bot with that budget per card decision (`plain`:
     /// without the bidding inference; the last: the individual variants'
-    /// search), or an `http://` URL for an external bot.
+    /// search), `expert-v1` to `expert-v4` for the fixed versions of the
+    /// expert, `expert-v4:<deals>:<nodes>[:<played>]` for `expert-v4` with
+    /// that budget a double, or an `http://` URL for an external bot.
     ///
     /// # Errors
     /// [`ArenaError::UnknownBot`] for anything else.
@@ -87,7 +91,11 @@ impl Player {
             "expert-v1" => return Ok(Player::Expert(ExpertBot::DEFAULT)),
             "expert-v2" => return Ok(Player::Expert(ExpertBot::V2)),
             "expert-v3" => return Ok(Player::Expert(ExpertBot::V3)),
+            "expert-v4" => return Ok(Player::Expert(ExpertBot::V4)),
             _ => {}
+        }
+        if let Some(budget) = name.strip_prefix("expert-v4:") {
+            return solved_doubles(budget).ok_or_else(|| ArenaError::UnknownBot(name.to_string()));
         }
         if let Some(budget) = name.strip_prefix("expert:") {
             return expert(budget).ok_or_else(|| ArenaError::UnknownBot(name.to_string()));
@@ -138,6 +146,34 @@ impl Player {
 /// ([`Answers::HeuristicDoubles`]); the search names the individual variants'
 /// search (the pairs game's is two-sided, except `whole`: the whole-hand
 /// solver in every variant).
+/// `expert-v4:<deals>:<nodes>[:<played>]`: `expert-v4` whose doubles have
+/// that budget (and first cards played by playouts), without their
+/// wall-clock cap (counts alone decide).
+fn solved_doubles(budget: &str) -> Option<Player> {
+    let v4 = ExpertBot::V4.doubles?;
+    let parts: Vec<&str> = budget.split(':').collect();
+    let (deals, nodes, played) = match parts.as_slice() {
+        [d, n] => (d, n, None),
+        [d, n, p] => (d, n, Some(p)),
+        _ => return None,
+    };
+    let deals = deals.parse::<u32>().ok().filter(|&n| n > 0)?;
+    let nodes = nodes.parse::<u64>().ok().filter(|&n| n > 0)?;
+    let played = match played {
+        Some(p) => p.parse::<u8>().ok().filter(|&p| p <= 4)?,
+        None => v4.played,
+    };
+    Some(Player::Expert(ExpertBot {
+        doubles: Some(SolvedDoubles {
+            deals,
+            nodes,
+            max_ms: u64::MAX / 4,
+            played,
+        }),
+        ..ExpertBot::V4
+    }))
+}
+
 fn expert(budget: &str) -> Option<Player> {
     let parts: Vec<&str> = budget.split(':').collect();
     let [samples, nodes, options @ ..] = parts.as_slice() else {

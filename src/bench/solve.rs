@@ -16,6 +16,7 @@ pub struct SolveArgs {
     pub must_trump: bool,
     pub bench: Option<u64>,
     pub value_only: bool,
+    pub probe: Option<i32>,
     pub table_bits: u32,
 }
 
@@ -105,14 +106,17 @@ fn print_position(h: &HandState, seats: u8) {
 
 /// Solves the positions of `deals` seeds from `--seed` on (whole deals
 /// unless `--played`): the value of the position, then (unless
-/// `--value-only`) the value of every legal card. Times are the thread's
+/// `--value-only`) the value of every legal card; with `--probe NEED`, one
+/// zero-window search instead of the value (its bound). Times are the thread's
 /// CPU time (one core). Each deal's time, positions and answer go to
 /// stderr as it ends (progress, the figures to pool runs over other
 /// seeds, and the answers to compare two builds deal by deal).
 fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
     let seed = args.seed;
     let mut s = DealSolver::with_table_bits(rules, args.table_bits);
-    let passes: &[(&str, bool)] = if args.value_only {
+    let passes: &[(&str, bool)] = if args.probe.is_some() {
+        &[("probe", false)]
+    } else if args.value_only {
         &[("value", false)]
     } else {
         &[("value", false), ("each_card", true)]
@@ -130,6 +134,9 @@ fn bench(rules: &Rules, args: &SolveArgs, deals: u64) -> ExitCode {
                     let v: Vec<String> = cards.iter().map(|(c, v)| format!("{c}:{v}")).collect();
                     v.join(",")
                 })
+            } else if let Some(need) = std::env::var("DDS_PROBE").ok().and_then(|v| v.parse().ok())
+            {
+                s.reaches(&h, h.turn, need).map(|v| v.to_string())
             } else {
                 s.value(&h, h.turn).map(|v| v.to_string())
             };

@@ -33,7 +33,10 @@
 //!
 //! The trump choice and the doubles are the Monte Carlo player's search
 //! (`montecarlo/bid_search.rs`): searching 12 tricks per deal for every
-//! candidate does not fit the budget.
+//! candidate does not fit the budget. `expert-v4` ([`ExpertBot::V4`])
+//! values its doubles by sampling and one threshold search of the
+//! whole-deal solver a deal instead ([`choose_double_solved`]); it
+//! recorded less than v3 (docs/arena.md), so it is not the house expert.
 
 use std::time::{Duration, Instant};
 
@@ -46,7 +49,7 @@ use super::playout::TIE_BREAK;
 use super::reply::Reply;
 use super::sample::Sampler;
 use super::solver::Solver;
-use super::{Answers, Bot, MonteCarloBot, playable};
+use super::{Answers, Bot, MonteCarloBot, SolvedDoubles, choose_double_solved, playable};
 use crate::rules::scoring::over_threshold;
 use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase, Rules, Variant};
@@ -101,6 +104,10 @@ pub struct ExpertBot {
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts decide in normal running).
     pub max_ms: u64,
+    /// In the pairs game, the doubles valued by sampling and solving
+    /// ([`choose_double_solved`]) within this budget; `None`: by the pairs
+    /// plan's Monte Carlo player, as the trump choice always is.
+    pub doubles: Option<SolvedDoubles>,
 }
 
 /// What one card decision found.
@@ -144,6 +151,7 @@ impl ExpertBot {
         },
         min_samples: 10,
         max_ms: 100,
+        doubles: None,
     };
 }
 
@@ -183,6 +191,25 @@ impl ExpertBot {
     };
 }
 
+/// The cards of the first trick `expert-v4` plays by playouts before
+/// solving.
+const PLAYED_V4: u8 = 4;
+
+impl ExpertBot {
+    /// `expert-v4`: `expert-v3` whose doubles in the pairs game are valued
+    /// by sampling and solving ([`choose_double_solved`]): at most 64
+    /// deals and 3,000,000 solver positions a double, 400 ms at most.
+    pub const V4: ExpertBot = ExpertBot {
+        doubles: Some(SolvedDoubles {
+            deals: 64,
+            nodes: 3_000_000,
+            max_ms: 400,
+            played: PLAYED_V4,
+        }),
+        ..ExpertBot::V3
+    };
+}
+
 impl Default for ExpertBot {
     fn default() -> ExpertBot {
         ExpertBot::DEFAULT
@@ -195,6 +222,12 @@ impl Bot for ExpertBot {
     }
 
     fn choose(&self, view: &GameView, rng: &mut Xoshiro256PlusPlus) -> Action {
+        if view.phase == Phase::Doubling
+            && let Some(budget) = self.doubles
+            && let Some(d) = choose_double_solved(view, &self.pairs.monte_carlo, budget, rng)
+        {
+            return d.action;
+        }
         let cards = playable(&view.legal_actions);
         if view.phase == Phase::Playing
             && cards.len() >= 2

@@ -39,7 +39,9 @@ use crate::rules::{Action, CardSet};
 pub use expert::{Decision, ExpertBot, Plan, Search};
 pub use heuristic::HeuristicBot;
 pub use levels::{EasyBot, Level};
-pub use montecarlo::{Answers, MonteCarloBot, value_bids};
+pub use montecarlo::{
+    Answers, MonteCarloBot, SolvedDouble, SolvedDoubles, choose_double_solved, value_bids,
+};
 pub use playout::Rollout;
 pub use random::RandomBot;
 pub use sample::sample_deals;

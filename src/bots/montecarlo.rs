@@ -25,9 +25,11 @@ use crate::rules::view::GameView;
 use crate::rules::{Action, Card, CardSet, HandState, Phase};
 
 mod bid_search;
+mod solved;
 
 use bid_search::choose_bid;
 pub use bid_search::value_bids;
+pub use solved::{SolvedDouble, SolvedDoubles, choose_double_solved};
 
 /// The Monte Carlo player and its budget per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

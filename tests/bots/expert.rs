@@ -41,6 +41,7 @@ const QUICK: ExpertBot = ExpertBot {
     abarrotada3: quick(Search::MaxN, false),
     min_samples: 2,
     max_ms: 60_000,
+    doubles: None,
 };
 
 fn seed(n: u64) -> [u8; 32] {

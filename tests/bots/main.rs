@@ -6,6 +6,7 @@ mod arena;
 mod expert;
 mod expert_v2;
 mod expert_v3;
+mod expert_v4;
 mod house_bots;
 mod solve_cli;
 

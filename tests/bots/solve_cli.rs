@@ -59,6 +59,43 @@ fn the_benchmark_reports_each_deal_and_their_mean() {
 }
 
 #[test]
+fn a_probe_answers_as_the_value_does() {
+    // Five tricks left: the value of each deal, then one search at each of
+    // three thresholds, which must agree with it.
+    let args = [
+        "--bench",
+        "4",
+        "--seed",
+        "9",
+        "--played",
+        "28",
+        "--value-only",
+    ];
+    let (_, err) = solve(&args);
+    let values: Vec<f64> = err.lines().map(|l| field(l, "value")).collect();
+    assert_eq!(values.len(), 4, "{err}");
+    for need in [5, 15, 25] {
+        let need_s = need.to_string();
+        let (out, err) = solve(&[&args[..], &["--probe", &need_s]].concat());
+        assert!(out.starts_with("probe: deals=4 "), "{out}");
+        for (line, &v) in err.lines().zip(&values) {
+            let bound = field(line, "probe");
+            assert_eq!(
+                bound >= f64::from(need),
+                v >= f64::from(need),
+                "{line}, value {v}"
+            );
+            // A true bound: at most the value when reached, else at least.
+            if bound >= f64::from(need) {
+                assert!(bound <= v, "{line}, value {v}");
+            } else {
+                assert!(bound >= v, "{line}, value {v}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_position_s_cards_are_valued() {
     let (out, _) = solve(&["--seed", "9", "--played", "36"]);
     let rows: Vec<&str> = out

@@ -96,16 +96,66 @@ pub fn solve_each_here(
     h: &HandState,
     budget: u64,
 ) -> (Option<Vec<(Card, i32)>>, u64) {
-    HERE.with_borrow_mut(|here| {
-        let solver = match here {
+    with_solver(&HERE, HERE_BITS, rules, budget, |s| s.solve_each(h))
+}
+
+/// `search` run by the solver in `cell` (made for `rules` with a table of
+/// `2^bits` entries when it holds none for them) within `budget`
+/// positions; its answer and the positions it visited.
+fn with_solver<T>(
+    cell: &'static std::thread::LocalKey<RefCell<Option<DealSolver>>>,
+    bits: u32,
+    rules: &Rules,
+    budget: u64,
+    search: impl FnOnce(&mut DealSolver) -> Option<T>,
+) -> (Option<T>, u64) {
+    cell.with_borrow_mut(|slot| {
+        let solver = match slot {
             Some(s) if s.rules() == rules => s,
-            _ => here.insert(DealSolver::with_table_bits(rules, HERE_BITS)),
+            _ => slot.insert(DealSolver::with_table_bits(rules, bits)),
         };
         let before = solver.nodes;
         solver.set_budget(budget);
-        let values = solver.solve_each(h);
-        (values, solver.nodes - before)
+        let answer = search(solver);
+        (answer, solver.nodes - before)
     })
+}
+
+/// Entries of the table of [`reaches_here`]'s solvers: `2^18` (8 MiB a
+/// thread), for searches from the first trick.
+const WHOLE_BITS: u32 = 18;
+
+thread_local! {
+    /// This thread's solver for [`reaches_here`].
+    static WHOLE: RefCell<Option<DealSolver>> = const { RefCell::new(None) };
+}
+
+/// [`DealSolver::reaches`] of `h` for `seat`'s side and `need` hand points
+/// with this thread's solver for whole deals (made once per thread and
+/// rules, its table kept between calls until [`forget_here`]), within
+/// `budget` positions; and the positions visited.
+pub fn reaches_here(
+    rules: &Rules,
+    h: &HandState,
+    seat: Seat,
+    need: i32,
+    budget: u64,
+) -> (Option<i32>, u64) {
+    with_solver(&WHOLE, WHOLE_BITS, rules, budget, |s| {
+        s.reaches(h, seat, need)
+    })
+}
+
+/// Makes this thread's solver of [`reaches_here`] forget its searches
+/// ([`DealSolver::forget`]), so that the searches after it cost what they
+/// would alone (a decision made of them then does not depend on the
+/// thread's earlier ones).
+pub fn forget_here() {
+    WHOLE.with_borrow_mut(|whole| {
+        if let Some(s) = whole {
+            s.forget();
+        }
+    });
 }
 
 impl DealSolver {

@@ -90,6 +90,14 @@ impl DealSolver {
         self.table.clear();
     }
 
+    /// Forgets every position searched so far and the killer leads: the
+    /// searches after it answer and cost what they would on a new solver.
+    pub fn forget(&mut self) {
+        self.table.clear();
+        self.killers = [[None; 4]; 13];
+        self.context = None;
+    }
+
     /// Sets the root position and the side searched for; a new trump (or
     /// in the individual variants a new side) empties the table (its
     /// entries are facts about positions under one trump, for one side or
@@ -124,6 +132,18 @@ impl DealSolver {
         }
         let guess = self.first_guess();
         let v = self.exact(guess);
+        (!self.aborted).then_some(v)
+    }
+
+    /// One zero-window search from `h`: a bound on the hand points
+    /// `seat`'s side takes from `h` on, at least `need` (then the bound is
+    /// `need` or more) or not (then it is below `need`); `None` past the
+    /// budget or when the hand is not in play.
+    pub fn reaches(&mut self, h: &HandState, seat: Seat, need: i32) -> Option<i32> {
+        if !self.root(h, seat) {
+            return None;
+        }
+        let v = self.reach(need);
         (!self.aborted).then_some(v)
     }
 

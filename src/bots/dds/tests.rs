@@ -288,6 +288,42 @@ fn the_value_does_not_depend_on_the_first_guess() {
 }
 
 #[test]
+fn a_search_from_the_root_answers_a_true_bound_for_either_side() {
+    for i in 0..24 {
+        let (rules, h) = endgame(i, 6_000);
+        let table = rules.variant.table();
+        // The seat to play, and a seat of another side.
+        for seat in [h.turn, (h.turn + 1) % table.seats] {
+            let v = minimax(&rules, &h, table.side(seat), &mut HashMap::new());
+            let mut s = DealSolver::new(&rules);
+            let left = s.value(&h, seat).unwrap();
+            assert_eq!(left, v, "endgame {i}, seat {seat}");
+            for need in 0..=s.pos.left + 1 {
+                let b = s.reaches(&h, seat, need).unwrap();
+                assert_eq!(
+                    b >= need,
+                    v >= need,
+                    "endgame {i}, seat {seat}, need {need}"
+                );
+                if b >= need {
+                    assert!(v >= b, "endgame {i}: {v} below the bound {b} of {need}");
+                } else {
+                    assert!(v <= b, "endgame {i}: {v} above the bound {b} of {need}");
+                }
+                let (here, _) = super::reaches_here(&rules, &h, seat, need, u64::MAX);
+                assert_eq!(here.map(|b| b >= need), Some(v >= need));
+            }
+        }
+    }
+    // Past the budget: no answer.
+    let rules = Rules::default();
+    let h = seeded_endgame(&rules, 1, 8, 0);
+    let (bound, cost) = super::reaches_here(&rules, &h, h.turn, 20, 5);
+    assert_eq!(bound, None);
+    assert!(cost <= 6, "{cost}");
+}
+
+#[test]
 fn past_the_budget_there_is_no_answer() {
     let rules = Rules::default();
     let h = seeded_endgame(&rules, 1, 6, 1);

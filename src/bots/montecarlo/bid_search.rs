@@ -79,7 +79,7 @@ pub fn value_bids(
 }
 
 /// The actions the search tries: every legal one but an Estevet.
-fn candidates(view: &GameView) -> Vec<Action> {
+pub(super) fn candidates(view: &GameView) -> Vec<Action> {
     view.legal_actions
         .iter()
         .filter(|a| {
@@ -159,14 +159,13 @@ fn trial(
 
 /// A scratch match at the view's position, the seat holding `own` and the
 /// others nothing yet.
-fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
+pub(super) fn rebuild(view: &GameView, own: CardSet) -> Option<Match> {
     let m = replay(view, own, |_, _, _| {})?;
     (m.phase() == view.phase && m.turn() == view.you).then_some(m)
 }
 
-/// Plays `action` for `me`, lets the others finish the bidding (by the
-/// `answers.0` model when given, its doubles too when `answers.1`; else by
-/// the heuristic rules), plays the hand out, and returns what it is worth
+/// Plays `action` for `me`, lets the others finish the bidding
+/// ([`finish_bidding`]), plays the hand out, and returns what it is worth
 /// to `me` ([`value`]) with the hand points `me`'s side took.
 fn play_out(
     m: &mut Match,
@@ -176,6 +175,26 @@ fn play_out(
     answers: (Option<&Model>, bool),
     rng: &mut Xoshiro256PlusPlus,
 ) -> Option<(f64, f64)> {
+    finish_bidding(m, me, action, answers, rng)?;
+    let rules = m.rules.clone();
+    let table = m.table();
+    let h = m.hand.as_mut()?;
+    let mut public = Knowledge::at_start(&rules, h.trump.and_then(Trump::suit), h.turn);
+    rollout(h, &mut public, &rules, table, policy);
+    let side = usize::from(rules.variant.table().side(me));
+    Some((value(&rules, me, h), f64::from(h.points[side])))
+}
+
+/// Plays `action` for `me` and lets the others finish the bidding: by the
+/// `answers.0` model when given (its doubles too when `answers.1`), else
+/// by the heuristic rules. `None` when an action is refused.
+pub(super) fn finish_bidding(
+    m: &mut Match,
+    me: u8,
+    action: Action,
+    answers: (Option<&Model>, bool),
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<()> {
     let (model, doubles_by_model) = answers;
     let mut events = Vec::new();
     m.apply(me, action, &mut events).ok()?;
@@ -194,13 +213,7 @@ fn play_out(
         m.apply(seat, a, &mut events).ok()?;
         events.clear();
     }
-    let rules = m.rules.clone();
-    let table = m.table();
-    let h = m.hand.as_mut()?;
-    let mut public = Knowledge::at_start(&rules, h.trump.and_then(Trump::suit), h.turn);
-    rollout(h, &mut public, &rules, table, policy);
-    let side = usize::from(rules.variant.table().side(me));
-    Some((value(&rules, me, h), f64::from(h.points[side])))
+    Some(())
 }
 
 #[cfg(test)]
