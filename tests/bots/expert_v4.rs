@@ -115,6 +115,24 @@ fn one_deal_values_each_candidate_at_its_stake() {
     for m in doubling_positions(8) {
         let seat = m.turn().unwrap();
         let view = m.view(Some(seat));
+        // Played by the playouts to the end, the hand is valued by its
+        // points, without a search.
+        let whole = choose_double_solved(
+            &view,
+            &bidder(),
+            SolvedDoubles {
+                deals: 1,
+                played: u8::MAX,
+                ..SMALL
+            },
+            &mut Xoshiro256PlusPlus::seed_from_u64(5),
+        )
+        .unwrap();
+        assert_eq!(
+            (whole.deals, whole.solved, whole.nodes),
+            (1, 0, 0),
+            "{whole:?}"
+        );
         let d = choose_double_solved(
             &view,
             &bidder(),

@@ -55,8 +55,9 @@ pub struct SolvedDoubles {
     /// Wall-clock limit per decision, in milliseconds (a safety cap: the
     /// counts decide in normal running).
     pub max_ms: u64,
-    /// Cards of the first trick played by the Monte Carlo player's rollout
-    /// (each seat seeing its own hand only) before the solver searches:
+    /// Cards from the start of the hand (4: the first trick) played by
+    /// the Monte Carlo player's rollout (each seat seeing its own hand
+    /// only) before the solver searches:
     /// with every hand known, the defenders' opening lead would always be
     /// the best one.
     pub played: u8,
@@ -140,6 +141,9 @@ pub fn choose_double_solved(
         // hand only; the solver then sees every hand.
         let mut public = Knowledge::at_start(rules, h.trump.and_then(Trump::suit), h.turn);
         for _ in 0..budget.played {
+            if !h.in_play() {
+                break;
+            }
             play_one(&mut h, &mut public, rules, table, bot.rollout);
         }
         let before = i32::from(h.points[mine]);
