@@ -42,7 +42,7 @@ use crate::bots::knowledge::Knowledge;
 use crate::bots::playout::{play_one, rollout};
 use crate::bots::sample::Sampler;
 use crate::rules::view::GameView;
-use crate::rules::{Action, Phase, Trump, Variant};
+use crate::rules::{Action, HandState, Phase, Rules, Seat, Trump, Variant};
 
 /// The budget of a solved double.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,33 +132,12 @@ pub fn choose_double_solved(
                 hand = trial.hand.take();
             }
         }
-        let mut h = hand?;
         let need = threshold(stratum, n, rng.random(), total);
         let cap = per_deal.min(budget.nodes - nodes).max(1);
-        let table = rules.variant.table();
-        let mine = usize::from(table.side(k.seat));
-        // The first cards as the playouts play them, each seeing its own
-        // hand only; the solver then sees every hand.
-        let mut public = Knowledge::at_start(rules, h.trump.and_then(Trump::suit), h.turn);
-        for _ in 0..budget.played {
-            if !h.in_play() {
-                break;
-            }
-            play_one(&mut h, &mut public, rules, table, bot.rollout);
-        }
-        let before = i32::from(h.points[mine]);
-        let (bound, cost) = reaches_here(rules, &h, k.seat, need - before, cap);
+        let (reached, searched, cost) =
+            reaches(hand?, rules, k.seat, need, cap, budget.played, bot);
         nodes += cost;
-        let reached = match bound {
-            Some(b) => {
-                solved += 1;
-                before + b >= need
-            }
-            None => {
-                rollout(&mut h, &mut public, rules, table, bot.rollout);
-                i32::from(h.points[mine]) >= need
-            }
-        };
+        solved += u32::from(searched);
         let estimate = if reached { total } else { 0 };
         for (sum, &mult) in sums.iter_mut().zip(&multipliers) {
             *sum += w * f64::from(mult) * f64::from(estimate - even);
@@ -181,6 +160,42 @@ pub fn choose_double_solved(
         solved,
         nodes,
     })
+}
+
+/// Whether `seat`'s side takes at least `need` hand points in the hand `h`
+/// (at the start of its play): `played` cards by `bot`'s rollout, then one
+/// search of the solver within `cap` positions, or the rollout to the end
+/// when the search does not finish. Also whether the search finished, and
+/// the positions it visited.
+fn reaches(
+    mut h: HandState,
+    rules: &Rules,
+    seat: Seat,
+    need: i32,
+    cap: u64,
+    played: u8,
+    bot: &MonteCarloBot,
+) -> (bool, bool, u64) {
+    let table = rules.variant.table();
+    let mine = usize::from(table.side(seat));
+    // The first cards as the playouts play them, each seeing its own hand
+    // only; the solver then sees every hand.
+    let mut public = Knowledge::at_start(rules, h.trump.and_then(Trump::suit), h.turn);
+    for _ in 0..played {
+        if !h.in_play() {
+            break;
+        }
+        play_one(&mut h, &mut public, rules, table, bot.rollout);
+    }
+    let before = i32::from(h.points[mine]);
+    let (bound, cost) = reaches_here(rules, &h, seat, need - before, cap);
+    match bound {
+        Some(b) => (before + b >= need, true, cost),
+        None => {
+            rollout(&mut h, &mut public, rules, table, bot.rollout);
+            (i32::from(h.points[mine]) >= need, false, cost)
+        }
+    }
 }
 
 /// The threshold of the deal that takes slice `stratum` of `n` (below `n`)
