@@ -11,7 +11,7 @@ use botifarra::rules::{Action, Match, Phase};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
-use crate::bid_one_hand;
+use crate::{bid_one_hand, swap_cards, twin_views};
 
 /// A small budget (debug builds are slow).
 const SMALL: SolvedDoubles = SolvedDoubles {
@@ -162,26 +162,9 @@ fn one_deal_values_each_candidate_at_its_stake() {
 fn a_solved_double_depends_only_on_the_view() {
     for m in doubling_positions(4) {
         let seat = m.turn().unwrap();
-        // The two other seats' hands swapped: what `seat` sees is the same.
-        let mut twin = m.clone();
-        let h = twin.hand.as_mut().unwrap();
-        let (a, b) = (usize::from((seat + 1) % 4), usize::from((seat + 3) % 4));
-        let (ha, hb) = (h.hands[a], h.hands[b]);
-        h.set_cards({
-            let mut d = h.hands;
-            d[a] = hb;
-            d[b] = ha;
-            d
-        });
-        assert_ne!(
-            m.hand.as_ref().unwrap().hands,
-            twin.hand.as_ref().unwrap().hands
-        );
-        let (v1, v2) = (m.view(Some(seat)), twin.view(Some(seat)));
-        assert_eq!(
-            serde_json::to_string(&v1).unwrap(),
-            serde_json::to_string(&v2).unwrap()
-        );
+        // Two other seats' cards swapped: what `seat` sees is the same.
+        let twin = swap_cards(&m, usize::from((seat + 1) % 4), usize::from((seat + 3) % 4));
+        let (v1, v2) = twin_views(&m, &twin, seat);
         let solve = |view| {
             choose_double_solved(
                 view,

@@ -18,7 +18,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 
 use super::{Answers, MonteCarloBot};
 use crate::bots::bidding::{choose_double, choose_trump};
-use crate::bots::inference::{Model, replay};
+use crate::bots::inference::{Bidding, Model, replay};
 use crate::bots::knowledge::Knowledge;
 use crate::bots::playout::{Rollout, TIE_BREAK, rollout, value};
 use crate::bots::sample::Sampler;
@@ -107,6 +107,53 @@ struct Trial {
     deals: u32,
 }
 
+/// What a search of the bidding needs of the view, made once a decision:
+/// the seat's knowledge, the scratch match at its position, the sampler
+/// of the hidden cards, the bidding's weights, and how the other seats
+/// finish the bidding.
+pub(super) struct Setup {
+    pub(super) k: Knowledge,
+    base: Match,
+    sampler: Sampler,
+    bidding: Bidding,
+    /// An inferring player expects the others to bid as this model says.
+    model: Option<Model>,
+    /// Their doubles too, not only their trump choices.
+    doubles_by_model: bool,
+}
+
+impl Setup {
+    /// `None` when the position cannot be rebuilt.
+    pub(super) fn new(view: &GameView, bot: &MonteCarloBot) -> Option<Setup> {
+        let k = Knowledge::from_view(view);
+        let base = rebuild(view, k.hand)?;
+        let sampler = Sampler::new(&k);
+        Some(Setup {
+            base,
+            sampler,
+            bidding: bot.bidding(view),
+            model: bot.infer.then(|| Model::for_variant(view.rules.variant)),
+            doubles_by_model: bot.answers == Answers::Fitted,
+            k,
+        })
+    }
+
+    /// How the others finish the bidding, for [`finish_bidding`].
+    pub(super) fn answers(&self) -> (Option<&Model>, bool) {
+        (self.model.as_ref(), self.doubles_by_model)
+    }
+
+    /// The scratch match with a sampled deal of the hidden cards, and the
+    /// deal's weight (at most 1).
+    pub(super) fn deal(&self, rng: &mut Xoshiro256PlusPlus) -> (Match, f64) {
+        let deal = self.sampler.sample(rng);
+        let w = self.bidding.weight(&deal);
+        let mut m = self.base.clone();
+        m.set_cards(deal);
+        (m, w)
+    }
+}
+
 /// Tries each of `candidates` on the same sampled deals, within `bot`'s
 /// playouts and milliseconds.
 fn trial(
@@ -118,13 +165,7 @@ fn trial(
     let (playouts, policy) = (bot.playouts, bot.rollout);
     let start = Instant::now();
     let limit = Duration::from_millis(bot.max_ms);
-    let k = Knowledge::from_view(view);
-    let base = rebuild(view, k.hand)?;
-    let sampler = Sampler::new(&k);
-    let bidding = bot.bidding(view);
-    // An inferring player also expects the others to bid as the model says.
-    let model = bot.infer.then(|| Model::for_variant(view.rules.variant));
-    let doubles_by_model = bot.answers == Answers::Fitted;
+    let setup = Setup::new(view, bot)?;
     let n = candidates.len();
     let mut t = Trial {
         candidates,
@@ -136,14 +177,10 @@ fn trial(
     let per_deal = n as u32;
     let mut done = 0u32;
     while done + per_deal <= playouts.max(per_deal) {
-        let deal = sampler.sample(rng);
-        let w = bidding.weight(&deal);
-        let mut m = base.clone();
-        m.set_cards(deal);
+        let (m, w) = setup.deal(rng);
         for (i, &a) in t.candidates.iter().enumerate() {
             let mut trial = m.clone();
-            let answers = (model.as_ref(), doubles_by_model);
-            let (v, p) = play_out(&mut trial, k.seat, a, policy, answers, rng)?;
+            let (v, p) = play_out(&mut trial, setup.k.seat, a, policy, setup.answers(), rng)?;
             t.sums[i] += w * v;
             t.points[i] += w * p;
         }

@@ -34,13 +34,11 @@ use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
-use super::bid_search::{candidates, finish_bidding, rebuild};
-use super::{Answers, MonteCarloBot};
+use super::MonteCarloBot;
+use super::bid_search::{Setup, candidates, finish_bidding};
 use crate::bots::dds::{forget_here, reaches_here};
-use crate::bots::inference::Model;
 use crate::bots::knowledge::Knowledge;
 use crate::bots::playout::{play_one, rollout};
-use crate::bots::sample::Sampler;
 use crate::rules::view::GameView;
 use crate::rules::{Action, HandState, Phase, Rules, Seat, Trump, Variant};
 
@@ -98,12 +96,8 @@ pub fn choose_double_solved(
     }
     let start = Instant::now();
     let limit = Duration::from_millis(budget.max_ms);
-    let k = Knowledge::from_view(view);
-    let base = rebuild(view, k.hand)?;
-    let sampler = Sampler::new(&k);
-    let bidding = bot.bidding(view);
-    let model = bot.infer.then(|| Model::for_variant(rules.variant));
-    let answers = (model.as_ref(), bot.answers == Answers::Fitted);
+    let setup = Setup::new(view, bot)?;
+    let seat = setup.k.seat;
     let even = rules.variant.threshold() as i32;
     let total = 2 * even;
     let n = budget.deals.max(1);
@@ -119,14 +113,11 @@ pub fn choose_double_solved(
         if nodes >= budget.nodes || (deals > 0 && start.elapsed() >= limit) {
             break;
         }
-        let deal = sampler.sample(rng);
-        let w = bidding.weight(&deal);
-        let mut m = base.clone();
-        m.set_cards(deal);
+        let (m, w) = setup.deal(rng);
         let mut hand = None;
         for (i, &a) in candidates.iter().enumerate() {
             let mut trial = m.clone();
-            finish_bidding(&mut trial, k.seat, a, answers, rng)?;
+            finish_bidding(&mut trial, seat, a, setup.answers(), rng)?;
             multipliers[i] = trial.multiplier();
             if hand.is_none() {
                 hand = trial.hand.take();
@@ -134,8 +125,7 @@ pub fn choose_double_solved(
         }
         let need = threshold(stratum, n, rng.random(), total);
         let cap = per_deal.min(budget.nodes - nodes).max(1);
-        let (reached, searched, cost) =
-            reaches(hand?, rules, k.seat, need, cap, budget.played, bot);
+        let (reached, searched, cost) = reaches(hand?, rules, seat, need, cap, budget.played, bot);
         nodes += cost;
         solved += u32::from(searched);
         let estimate = if reached { total } else { 0 };
