@@ -76,7 +76,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     /// A player name that is neither a house bot nor a URL.
-    #[error("unknown bot {0:?}: expected one of {names}, montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer], expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole], or an http:// URL", names = crate::bots::NAMES.join(", "))]
+    #[error("unknown bot {0:?}: expected one of {names}, expert-v1 to expert-v4, montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer], expert:<samples>:<nodes>[:<max_tricks>][:plain][:hdoubles][:twosided|maxn|reply|whole], expert-v4:<deals>:<nodes>[:<played>], or an http:// URL", names = crate::bots::NAMES.join(", "))]
     UnknownBot(String),
     /// An external bot failed.
     #[error("external bot {url}: {detail}")]

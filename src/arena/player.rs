@@ -36,9 +36,10 @@ impl Player {
     /// The player a name stands for: a house bot name (`heuristic`,
     /// `random`, `montecarlo`), `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`
     /// for a Monte Carlo bot with that budget (and rollout policy),
-    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:twosided|maxn|reply|whole]`
+    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:hdoubles][:twosided|maxn|reply|whole]`
     /// for an expert bot with that budget per card decision (`plain`:
-    /// without the bidding inference; the last: the individual variants'
+    /// without the bidding inference; `hdoubles`: the others' doubles
+    /// expected by the heuristic rules; the last: the individual variants'
     /// search), `expert-v1` to `expert-v4` for the fixed versions of the
     /// expert, `expert-v4:<deals>:<nodes>[:<played>]` for `expert-v4` with
     /// that budget a double, or an `http://` URL for an external bot.

@@ -78,10 +78,20 @@ fn match_mode_reports_a_win_rate() {
 
 #[test]
 fn an_unknown_bot_is_refused() {
-    assert!(matches!(
-        run(&args("nobody", "random", 1, Variant::Pairs)),
-        Err(ArenaError::UnknownBot(_))
-    ));
+    let err = run(&args("nobody", "random", 1, Variant::Pairs)).unwrap_err();
+    assert!(matches!(err, ArenaError::UnknownBot(_)));
+    // The message lists every form of name the arena reads.
+    let msg = err.to_string();
+    for form in [
+        "\"nobody\"",
+        "expert-v1 to expert-v4",
+        "montecarlo:<playouts>:<max_ms>",
+        "[:hdoubles]",
+        "expert-v4:<deals>:<nodes>[:<played>]",
+        "http://",
+    ] {
+        assert!(msg.contains(form), "{form} missing from: {msg}");
+    }
 }
 
 /// A tiny external bot: an HTTP endpoint that receives the seat's view and
