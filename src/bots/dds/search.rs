@@ -116,8 +116,7 @@ impl DealSolver {
         self.flip = pairs && self.side != 0;
         let context = Some((self.pos.trump, (!pairs).then_some(self.side)));
         if context != self.context {
-            self.table.clear();
-            self.killers = [[None; 4]; 13];
+            self.forget();
             self.context = context;
         }
         true
