@@ -34,9 +34,12 @@ pub use report::{ArenaReport, BotStats, Estimate};
 /// Options of `botifarra arena`.
 #[derive(Debug, Clone, Args)]
 pub struct ArenaArgs {
-    /// Player A: a house bot (`heuristic`, `random`, `montecarlo`),
-    /// `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`, or an external
-    /// bot's `http://` URL.
+    /// Player A: a house bot or level (`heuristic`, `random`, `montecarlo`,
+    /// `expert`, `easy`, `medium`, `hard`), `expert-v1` to `expert-v4`,
+    /// `montecarlo:<playouts>:<max_ms>[:heuristic|greedy][:infer]`,
+    /// `expert:<samples>:<nodes>[:<max_tricks>][:plain][:hdoubles][:twosided|maxn|reply|whole]`,
+    /// `expert-v4:<deals>:<nodes>[:<played>]`, or an external bot's `http://`
+    /// URL (docs/arena.md, "The arena").
     #[arg(long, default_value = "heuristic")]
     pub a: String,
     /// Player B, as for `--a`.
